@@ -188,6 +188,24 @@ def test_add_noqa(project: Path) -> None:
     assert _invoke("a.py").exit_code == 0
 
 
+def test_add_noqa_says_which_findings_it_leaves_and_how_to_mend_them(project: Path) -> None:
+    """A code that names no rule (JAX002) is mended in its directive, not silenced by
+    another code beside it: --add-noqa leaves it, says so, and names the fix that
+    removes it, after which the file checks clean (new-user review 17, problem 11)."""
+    (project / "a.py").write_text(SRC.replace("x[0] = 5.0", "x[0] = 5.0  # noqa: JAX999"))
+    result = _invoke("--add-noqa", "a.py")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        "Added 1 noqa directive.",
+        "Left 1 JAX002 finding (a `# noqa` code that names no rule is removed from its directive,"
+        " not silenced): `jaxlint check --fix --select JAX002` removes it.",
+    ]
+    assert (project / "a.py").read_text().endswith("x[0] = 5.0  # noqa: JAX999, JAX101\n")
+    assert _invoke("--fix", "--select", "JAX002", "a.py").exit_code == 0
+    assert (project / "a.py").read_text().endswith("x[0] = 5.0  # noqa: JAX101\n")
+    assert _invoke("a.py").exit_code == 0
+
+
 def test_needed_import_added_once_for_several_fixes(project: Path, monkeypatch) -> None:
     import jaxlint.rules.arrays.inplace_array_update as mod
     from jaxlint.engine.rule import fix as real_fix

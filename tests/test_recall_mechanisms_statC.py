@@ -375,10 +375,16 @@ def _print(fn: str) -> str:
             f"`jax.debug.print(\"{{}}\", x)` to print runtime values")
 
 
+def _print_in_body(fn: str, loop: str) -> str:
+    return (f"`print` in `{fn}`, a body passed to {loop}, runs only while JAX traces it (once for "
+            f"all its iterations) and prints a tracer (e.g. `JitTracer(float32[])`), not each "
+            f"iteration's values. Use `jax.debug.print(\"{{}}\", x)` to print runtime values")
+
+
 def test_print_in_a_function_a_helpers_traced_closure_calls(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"loop.py": LOOP, "solver.py": SOLVER, "scan.py": SCAN}, "JAX401") == [
-        ("JAX401", "scan.py", 14, 5, _print("noisy_step")),
-        ("JAX401", "solver.py", 11, 9, _print("_cond_fun")),
+        ("JAX401", "scan.py", 14, 5, _print_in_body("noisy_step", "lax.scan")),
+        ("JAX401", "solver.py", 11, 9, _print_in_body("_cond_fun", "lax.while_loop")),
     ]
 
 

@@ -561,8 +561,9 @@ def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
     if opts.fix or opts.fix_only or opts.diff:
         error("--add-noqa cannot be combined with --fix, --fix-only or --diff")
         return EXIT_ERROR
-    total = 0
+    total, unknown = 0, []
     for result in sorted(linted.results, key=lambda r: r.path):
+        unknown += [f for f in result.findings if f.code == "JAX002"]
         findings = [f for f in result.findings if f.code != "JAX001"]
         if result.error or not findings:
             continue
@@ -587,4 +588,12 @@ def _add_noqa(opts: CheckOptions, linted: _Linted, stdin_mode: bool) -> int:
             error(linted.errors[-1])
     if not opts.quiet:
         sys.stderr.write(f"Added {total} noqa directive{'s' if total != 1 else ''}.\n")
+        if unknown:
+            # a code that names no rule is mended in its directive, never silenced by
+            # another code beside it: say so, or the next check fails on it unexplained
+            n = len(unknown)
+            sys.stderr.write(
+                f"Left {n} JAX002 finding{'s' if n != 1 else ''} (a `# noqa` code that names no rule"
+                f" is removed from its directive, not silenced): `jaxlint check --fix --select JAX002`"
+                f" removes {'them' if n != 1 else 'it'}.\n")
     return EXIT_ERROR if linted.errors else EXIT_OK

@@ -20,6 +20,7 @@ import tokenize
 from typing import NamedTuple, Optional
 
 from jaxlint.parse.lines import readline, split_lines
+from jaxlint.parse.notebook import TIME_CELL_LINE
 
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA_AT_RE = re.compile(r"#\s*noqa(?P<colon>:\s*)?", re.IGNORECASE)
@@ -217,13 +218,17 @@ class Suppressions:
         return False
 
 
+_TIME_CELL = re.compile(r"[ \t]*%%time(?:[ \t#]|$)")
+
+
 def comment_lines(text: str) -> dict[int, int]:
     """Lines that cannot end with a comment -> the line where it goes instead.
 
     A line inside (not the last line of) a multi-line string, or one ending
     with a backslash continuation, cannot carry a ``# noqa``; its comment goes
     on the first later line of the statement that can (the string's last line,
-    the continuation's end).
+    the continuation's end).  A notebook's ``%%time`` line takes no comment either
+    (IPython refuses the cell): its comment goes on the cell's next line.
     """
     moved: dict[int, int] = {}
     try:
@@ -240,6 +245,10 @@ def comment_lines(text: str) -> dict[int, int]:
             commented.add(tok.start[0])
     for i, line in enumerate(split_lines(text), start=1):
         if line.endswith("\\") and i not in blocked and i not in commented:
+            blocked.add(i)
+        elif line.startswith(TIME_CELL_LINE) or _TIME_CELL.match(line):
+            # a notebook's `%%time` line (IPython refuses a comment after it), in the module
+            # jaxlint reads or in a cell's own text (an editor's cell): the cell's next line
             blocked.add(i)
     for ln in sorted(blocked):
         target = ln + 1

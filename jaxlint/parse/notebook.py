@@ -42,8 +42,13 @@ from jaxlint.parse.lines import LINE_BREAK
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
-# the function a `%time`/`%timeit` magic becomes: known to JAX505 (timing) by name
+# the functions a `%timeit` / `%time` magic becomes (`%%timeit` / `%%time` cells: `with`
+# them): known to JAX505 (timing) by name; two names, so a message names the magic used
 TIMEIT_MAGIC = "__jaxlint_timeit__"
+TIME_MAGIC = "__jaxlint_time__"
+# a `%%time` cell's line takes no comment (IPython: "Can't use statement directly after
+# '%%time'!"): its `# noqa` goes on the cell's next line (engine/suppression.py)
+TIME_CELL_LINE = f"with {TIME_MAGIC}():"
 _BOUNDARY = "# jaxlint: cell boundary {}"
 
 _BOUNDARY_RE = re.compile(r"# jaxlint: cell boundary \d+$")
@@ -324,7 +329,7 @@ def _cell_lines(source: str, number: int, lines: list[Optional[_Line]]) -> list[
                 comment = body[body.index("#"):] if "#" in body else ""  # `%%timeit  # noqa: JAX505`
                 body, info.magic = ("  " + comment) if comment else "", True
                 if cell_magic in _TIMED_CELL_MAGICS:
-                    body = f"with {TIMEIT_MAGIC}():" + body
+                    body = (TIME_CELL_LINE if cell_magic == "time" else f"with {TIMEIT_MAGIC}():") + body
             elif cell_magic in _TIMED_CELL_MAGICS:
                 if inside is None or not inside[i]:
                     body, info = _line_magic(body, info)
@@ -420,7 +425,7 @@ def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
     m = _TIME_MAGIC_RE.match(body)
     if m:
         indent, expr_start = m.group(1), m.end()
-        prefix = f"{indent}{TIMEIT_MAGIC}(lambda: "
+        prefix = f"{indent}{TIME_MAGIC if m.group(2) == 'time' else TIMEIT_MAGIC}(lambda: "
         info.col_from, info.delta = len(prefix), expr_start - len(prefix)
         expr, comment = _split_comment(body[expr_start:])
         if _is_expression(expr):

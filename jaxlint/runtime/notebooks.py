@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from jaxlint.parse.notebook import TIMEIT_MAGIC, Notebook, NotebookError, is_notebook
+from jaxlint.parse.notebook import TIME_MAGIC, TIMEIT_MAGIC, Notebook, NotebookError, is_notebook
 
 _BOUNDARY_RE = re.compile(r"^# jaxlint: cell boundary (\d+)$")
 _LINE_REF_RE = re.compile(r"\bline (\d+)\b")
@@ -232,6 +232,7 @@ def run_cells(path: str, namespace: dict, first_cell: int = 1, source: Optional[
         with open(path, encoding="utf-8") as fh:
             source = fh.read()
     namespace.setdefault(TIMEIT_MAGIC, _timeit)
+    namespace.setdefault(TIME_MAGIC, _timeit)
     failed = []
     for number, start, body in cells(source, first_cell):
         try:

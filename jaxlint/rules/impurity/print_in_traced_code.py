@@ -29,6 +29,19 @@ def _eager_shard_map(unit) -> bool:
     return False
 
 
+def _body_outside_jit(unit) -> Optional[str]:
+    """``lax.scan`` for a unit traced only as the body of a structured control-flow
+    call made outside any traced function (``jax.lax.scan(body, ...)`` in plain
+    Python): JAX traces the body on each such call, so the print runs again on a
+    later call when the body is a new closure; None otherwise."""
+    prefix = "a body passed to "
+    if not unit.reasons or not all(r.startswith(prefix) for r in unit.reasons):
+        return None
+    if unit.parent is not None and unit.parent.traced:
+        return None
+    return unit.reasons[0][len(prefix):].split(" ")[0]
+
+
 # logging calls that write what they are given (the stdlib's module functions and
 # Logger methods; absl's logging module has the same names)
 _LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
@@ -1057,6 +1070,20 @@ class PrintInTraced(Rule):
                 f"`print` in `{ctx.unit.name}`, {ctx.unit.grad_reasons[0]}, prints a tracer "
                 "(e.g. `GradTracer(primal=1.0, ...)`), not the values: JAX differentiates it "
                 "with tracers even outside jit. Use `jax.debug.print(\"{}\", x)` to print the values",
+                self._fix(node),
+            )
+            return
+        body_of = _body_outside_jit(ctx.unit)
+        if body_of is not None:
+            # lax.scan(body, ...) called outside jit: the body is traced on each such call
+            # (a new closure each time), so "later calls print nothing" would be wrong
+            each = (" (once for all its iterations)", "each iteration's values") \
+                if any(loop in body_of for loop in _LOOPS) else ("", "the values")
+            self.report(
+                node,
+                f"`print` in `{ctx.unit.name}`, a body passed to {body_of}, runs only while JAX "
+                f"traces it{each[0]} and prints a tracer (e.g. `JitTracer(float32[])`), not "
+                f"{each[1]}. Use `jax.debug.print(\"{{}}\", x)` to print runtime values",
                 self._fix(node),
             )
             return

@@ -786,6 +786,7 @@ class Float64WithoutX64(Rule):
         self._wants_64 = False  # the file checks for a 64-bit dtype
         self._documented: dict[str, bool] = {}  # module constant -> its comment asks for x64
         self._doc_x64: Optional[bool] = None  # the module's docstring speaks of x64
+        self._text_x64: Optional[bool] = None  # the file's text mentions x64 anywhere
 
     def _fix_in_doubt(self) -> bool:
         """May x64 be on where this file runs, for all the file shows?  Then the
@@ -793,7 +794,11 @@ class Float64WithoutX64(Rule):
         float64), a file that mentions x64 anywhere (a flag read or update with any
         value, ``JAX_ENABLE_X64``, ``enable_x64``, an x64 helper, fixture or marker,
         a comment), or one that checks for a 64-bit dtype."""
-        if self._wants_64 or "x64" in self.ctx.text.lower():
+        if self._wants_64:
+            return True
+        if self._text_x64 is None:  # once per file, not once per finding
+            self._text_x64 = "x64" in self.ctx.text.lower()
+        if self._text_x64:
             return True
         parts = self.ctx.path.replace("\\", "/").split("/")
         name = parts[-1]

@@ -26,6 +26,8 @@ _TIMERS = frozenset(
 # of TIMEIT_MAGIC, a name no Python file binds)
 _TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
 _TIMEIT_MAGIC = "__jaxlint_timeit__"
+_TIME_MAGIC = "__jaxlint_time__"  # `%time f(x)` / a `%%time` cell
+_MAGICS = {_TIMEIT_MAGIC: "`%timeit`", _TIME_MAGIC: "`%time`"}
 _ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
 # transformations whose result, called, computes JAX arrays (eagerly or compiled): its
 # call is dispatched asynchronously (one table with the model's helpers that return such
@@ -964,7 +966,7 @@ class TimingWithoutBlocking(Rule):
     def _magic_cell(self, node: cst.With) -> Optional[cst.Call]:
         item = node.items[0].item if len(node.items) == 1 else None
         if (isinstance(item, cst.Call) and isinstance(item.func, cst.Name)
-                and item.func.value == _TIMEIT_MAGIC and self.ctx.qualname(item.func) is None):
+                and item.func.value in _MAGICS and self.ctx.qualname(item.func) is None):
             return item
         return None
 
@@ -1046,7 +1048,7 @@ class TimingWithoutBlocking(Rule):
 
     def _timed_callable(self, node: cst.Call, q: Optional[str]) -> Optional[cst.Lambda]:
         """The lambda a `timeit.timeit(lambda: ...)` / `%timeit` magic times."""
-        magic = isinstance(node.func, cst.Name) and node.func.value == _TIMEIT_MAGIC and q is None
+        magic = isinstance(node.func, cst.Name) and node.func.value in _MAGICS and q is None
         if not magic and q not in _TIMEIT_CALLS:
             return None
         arg = node.args[0].value if node.args and node.args[0].keyword is None else None
@@ -1069,7 +1071,8 @@ class TimingWithoutBlocking(Rule):
             return  # an unknown call inside might wait
         if not self._starts_jax_work(body, ctx.qualname(body.func)):
             return
-        what = "`%timeit`" if q is None else f"`{ctx.code(node.func).strip()}(...)`"
+        what = _MAGICS.get(node.func.value, "`%timeit`") if q is None and isinstance(node.func, cst.Name) \
+            else f"`{ctx.code(node.func).strip()}(...)`"
         jax_alias = self.module_alias("jax")
         rfix = None
         if jax_alias is not None and q is not None:  # a magic's line is IPython syntax: not rewritten

@@ -2337,6 +2337,28 @@ class PrngKeyReuse(Rule):
                 "`key` was already split by `two_keys()` on line 9; a split key must not be used again. Use the keys `two_keys()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)",
             ],
         ),
+        # ... one that splits it inside and gives an array back: no keys to use, split first
+        Invalid(
+            """
+            import jax
+
+
+            def random_crop(key, img, size):
+                kx, ky = jax.random.split(key)
+                x0 = jax.random.randint(kx, (), 0, img.shape[1] - size + 1)
+                y0 = jax.random.randint(ky, (), 0, img.shape[0] - size + 1)
+                return jax.lax.dynamic_slice(img, (y0, x0), (size, size))
+
+
+            def augment(k, img):
+                img = random_crop(k, img, 24)
+                return jax.numpy.where(jax.random.bernoulli(k), img[:, ::-1], img)
+            """,
+            expected=[(13, 28)],
+            messages=[
+                "`k` was already split inside `random_crop()` on line 12, which draws from the keys it makes; a split key must not be used again. Split it first, e.g. `k1, k2 = jax.random.split(k)`, and give each call its own key",
+            ],
+        ),
         # the twins: the second draw compared with itself, or with a sum that reads the
         # first draw of the same key too
         Invalid(
@@ -2556,6 +2578,7 @@ class PrngKeyReuse(Rule):
         self._raising: dict[int, set[int]] = {}
         # helper calls (as `how`) that split the key they are given
         self._split_helpers: set[str] = set()
+        self._keyless_split_helpers: set[str] = set()  # of those, the ones whose call gives an array back
         # library constructors' names (as `how`) that drew from a key given to them
         self._library_hows: set[str] = set()
         # (id(unit), id(key token)) -> every call that drew from it, in walk order
@@ -2578,6 +2601,8 @@ class PrngKeyReuse(Rule):
         # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
         self._library_keys: dict[int, cst.BaseExpression] = {}
         self._flax_inits: set[int] = set()  # `model.init(key, x)` calls that consumed a key
+        self._file_expects_raises: Optional[bool] = None  # "aises" anywhere in the file
+        self._file_makes_keys: Optional[bool] = None  # a key made from a seed anywhere in it
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -2588,7 +2613,9 @@ class PrngKeyReuse(Rule):
         if got is None:
             got = set()
             root = unit.node
-            if "aises" in self.ctx.code(root) if not isinstance(root, cst.Module) else True:
+            if self._file_expects_raises is None:  # once per file (a codegen per unit was quadratic-ish)
+                self._file_expects_raises = "aises" in self.ctx.text
+            if self._file_expects_raises:
                 for n in walk_tree(root, lambda c: c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef))):
                     if isinstance(n, cst.With) and any(
                             isinstance(i.item, cst.Call) and (dotted_name(i.item.func) or "").rsplit(".", 1)[-1]
@@ -2635,6 +2662,9 @@ class PrngKeyReuse(Rule):
                     # that key (before or after) repeats one of the halves' bits; the caller
                     # splitting the same key again is a subtler correlation than this rule's
                     self._split_helpers.add(f"{helper}()")
+                    if ctx.value(node).kind in (V.ARRAY, V.NPARRAY, V.ARRAYS, V.STATIC):
+                        # its call gives an array back, no key (`img = random_crop(k, img)`)
+                        self._keyless_split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
     def _caller_transform_consumes(self, node: cst.Call) -> None:
@@ -3297,7 +3327,14 @@ class PrngKeyReuse(Rule):
             name_was = f"`{name}` is the same key as `{before_name}`, which"
         else:
             name_was = f"`{name}`"
-        if prev_how == "split" or prev_how in self._split_helpers:
+        if prev_how in self._keyless_split_helpers:
+            # `img = random_crop(k, img)`: the helper splits `k` inside and keeps the keys
+            msg = (
+                f"{name_was} was already split inside `{prev_how}` on line {{related_line}}, which "
+                f"draws from the keys it makes; a split key must not be used again. Split it first, "
+                f"e.g. `k1, k2 = jax.random.split({name})`, and give each call its own key"
+            )
+        elif prev_how == "split" or prev_how in self._split_helpers:
             by = "" if prev_how == "split" else f" by `{prev_how}`"
             msg = (
                 f"{name_was} was already split{by} on line {{related_line}}; a split key must not be "
@@ -3429,10 +3466,10 @@ class PrngKeyReuse(Rule):
         made = token.node
         if unit.is_module or ctx.loop_stack or token.loop_depth != 0 or _in_test(unit) or how == "split":
             return False  # (`split` makes keys, not numbers: a benchmark's fixed seed is on purpose)
-        if not _reaches_return(unit.node, node):
-            return False  # the numbers stay inside: the call does not return them
         if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in ("jax.random.PRNGKey", "jax.random.key"):
             return False
+        if not _reaches_return(unit.node, node):  # (after the cheap tests: it walks the function)
+            return False  # the numbers stay inside: the call does not return them
         if not made.args or not all(int_value(a.value) is not None and a.keyword is None for a in made.args[:1]) \
                 or len(made.args) > 1:
             return False
@@ -4023,7 +4060,10 @@ class PrngKeyReuse(Rule):
         before ``rng`` is read: the key carried on from the one the function was given is
         dropped, and every later draw comes from a fixed seed (model/keyflow)."""
         ctx = self.ctx
-        if "key(" not in ctx.text and "PRNGKey(" not in ctx.text:
+        seeded = self._file_makes_keys
+        if seeded is None:  # looked up once per file: a scan of the text per def is quadratic
+            seeded = self._file_makes_keys = "key(" in ctx.text or "PRNGKey(" in ctx.text
+        if not seeded:
             return  # no key made from a seed anywhere in the file (`PRNGKey(`, `key(`)
         unit = ctx.index.unit_of.get(id(node))
         if unit is None or _in_test(unit):

@@ -1,0 +1,1 @@
+from . import nn as nn

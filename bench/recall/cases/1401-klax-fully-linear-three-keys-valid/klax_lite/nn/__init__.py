@@ -1,0 +1,1 @@
+from ._linear import FullyLinear as FullyLinear

@@ -1,0 +1,4 @@
+class Algorithm:
+    @classmethod
+    def train(cls, config, rng):
+        raise NotImplementedError

@@ -1,0 +1,4 @@
+"""PIX (metrics only)."""
+from dm_pix_lite._src import metrics
+
+ssim = metrics.ssim

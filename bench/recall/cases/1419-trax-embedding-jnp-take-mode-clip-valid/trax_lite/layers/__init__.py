@@ -1,0 +1,1 @@
+from trax_lite.layers.core import Embedding

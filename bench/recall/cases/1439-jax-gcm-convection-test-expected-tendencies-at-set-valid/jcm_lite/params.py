@@ -1,0 +1,1 @@
+kx = 8          # Number of vertical levels
