@@ -41,8 +41,8 @@ class RuleContext:
         "_interp", "_reports", "_built", "_multiline", "_displayed", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-        "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams", "caller_transform_apply_key",
+        "attr_key", "lookup", "key_consumer", "returned_keys", "returns_fresh_function", "applied_key_fields",
+            "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         "concrete_names",
     )
 
@@ -86,6 +86,8 @@ class RuleContext:
     """Does the function a name calls (this file's or the project's) return a
     function it defines (a new object per call)?"""
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
+    returned_keys: Callable[[cst.Call], tuple[str, dict]]
+    flax_init_keys: Callable[[cst.Call], list]
     """The arguments of a call to a helper (this file's or the project's) that hands
     the key it is given to a jax.random consumer: (argument, helper, consumer)."""
     applied_key_fields: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str, str]]]
@@ -118,8 +120,8 @@ class RuleContext:
         for name in (
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-            "attr_key", "lookup", "key_consumer", "returns_fresh_function", "applied_key_fields",
-            "instance_class", "class_streams", "caller_transform_apply_key",
+            "attr_key", "lookup", "key_consumer", "returned_keys", "returns_fresh_function", "applied_key_fields",
+            "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names

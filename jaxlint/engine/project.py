@@ -128,6 +128,10 @@ def _class_consumers(interp: Interpreter) -> dict:
                     "params": [[p.name, p.kind, None if p.index is None else p.index - 1] for p in m.params[1:]],
                     "consumes": dict(sorted(m.consumes_keys.items())),
                 }
+                returned = keyflow.returned_keys(m) if m.key_draws else {}
+                if returned:
+                    out[f"{cls.name}.{name}"]["returns"] = sorted(
+                        [-1 if k is None else k, how] for k, how in returned.items())
     return out
 
 
@@ -146,11 +150,16 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             jits[name] = decl
     consumers = {}
     for name, unit in sorted(interp.index.module_unit.defs.items()):
-        if unit.consumes_keys and not unit.is_generator:
+        returned = keyflow.returned_keys(unit) if unit.key_draws else {}
+        if (unit.consumes_keys or returned) and not unit.is_generator:
             consumers[name] = {
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
+            if returned:
+                # the keys it returns after drawing from them: [position (-1: the value
+                # itself), consumer]
+                consumers[name]["returns"] = sorted([-1 if k is None else k, how] for k, how in returned.items())
     consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)

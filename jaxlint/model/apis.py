@@ -663,6 +663,8 @@ def distribution_class(qualname: "str | None") -> bool:
 LIBRARY_KEY_ARGS = {
     "numpyro.sample": ("rng_key", 3), "numpyro.primitives.sample": ("rng_key", 3),
     "numpyro.handlers.seed": ("rng_seed", 1), "numpyro.primitives.seed": ("rng_seed", 1),
+    # haiku's functional dropout draws its mask from the key it is given first
+    "haiku.dropout": ("rng", 0), "haiku._src.basic.dropout": ("rng", 0),
 }
 # the keyword that, given a value other than None, makes a ``LIBRARY_KEY_ARGS`` call draw
 # nothing (numpyro: an observed site): (keyword, position)
@@ -679,6 +681,16 @@ LIBRARY_KEY_METHODS = {
     "numpyro.infer.SVI": {"run": "rng_key", "init": "rng_key"},
     "numpyro.infer.svi.SVI": {"run": "rng_key", "init": "rng_key"},
 }
+
+
+# flax linen layers whose default initializers draw from the "params" key (lecun_normal,
+# variance_scaling, normal embeddings, orthogonal recurrent kernels); not the
+# normalisation layers, whose scales and biases start as ones and zeros
+FLAX_DRAWING_LAYERS = frozenset({
+    "Dense", "DenseGeneral", "Conv", "ConvTranspose", "ConvLocal", "Embed", "Einsum",
+    "MultiHeadDotProductAttention", "MultiHeadAttention", "SelfAttention", "LSTMCell",
+    "OptimizedLSTMCell", "GRUCell", "MGUCell", "SimpleCell", "ConvLSTMCell",
+})
 
 
 def library_key_consumer(qualname: str) -> "str | None":

@@ -257,6 +257,15 @@ class Bindings:
             merged = present[0]
             for v in present[1:]:
                 merged = V.join(merged, v)
+            if merged.key is None and before is not MISSING and before.key is None:
+                # a key given its identity on one path only (`if train: x = draw(key)`,
+                # identities are made at first use): still the one value from before the
+                # branch, not a new key, where every other path left it as it was
+                tokens = {v.key for v in present if v.key is not None}
+                if len(tokens) == 1:
+                    token = next(iter(tokens))
+                    if all(v is before or v == before or v == before.with_key(token) for v in present):
+                        merged = before.with_key(token)
             env[n] = merged
         consumed = self.consumed
         for _, c in states:

@@ -20,7 +20,7 @@ from jaxlint.model.narrowing import is_none
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
-from jaxlint.model.walk import dotted_name, positional_args
+from jaxlint.model.walk import arg_at, dotted_name, positional_args
 
 
 @dataclass
@@ -143,6 +143,37 @@ class CallEffects:
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
 
+    def returned_keys(self, call: cst.Call) -> tuple[str, dict]:
+        """(the callee as written, position -> consumer) of the PRNG keys ``call``'s callee
+        returns after drawing from them (model/keyflow.returned_keys: a function of this
+        file, a method of this class called through ``self``, a function or class method
+        imported from the project); ``("", {})`` when none is known."""
+        func = call.func
+        unit: Optional[Unit] = None
+        found = None
+        name = dotted_name(func)
+        if name is None:
+            return "", {}
+        if type(func) is cst.Name:
+            v = self.lookup(func.value)
+            unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+            if unit is None and v is None:
+                found = self.index.imported_key_consumers.get(func.value)
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            cls = self.unit.cls
+            if cls is None or not self.unit.params or self.unit.params[0].name != "self":
+                return "", {}
+            unit = cls.methods.get(func.attr.value)
+            if unit is not None and not bound_receiver(unit):
+                return "", {}
+        elif type(func) is cst.Attribute and self.lookup(name.split(".", 1)[0]) is None:
+            found = self.index.imported_key_consumers.get(name)
+        if unit is not None:
+            return name, keyflow.returned_keys(unit) if isinstance(unit.node, cst.FunctionDef) else {}
+        if isinstance(found, dict) and found.get("returns"):
+            return name, {(None if pos < 0 else pos): how for pos, how in found["returns"]}
+        return "", {}
+
     def instance_class(self, obj: cst.Name) -> Optional[str]:
         """The project class ``obj`` holds an instance of, as this file writes it: a
         parameter annotated with it (``schedule: EpsilonGreedySchedule``, never rebound),
@@ -236,6 +267,55 @@ class CallEffects:
         if found is None:
             return []
         return [(found[0], dotted_name(func) or "apply", found[1])]
+
+    def flax_init_keys(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """``model.init(key, x)`` (``init_with_output``) of a flax linen module: the
+        module draws its parameters' initial values from ``key`` (given as ``rngs=`` or
+        first; a literal ``{"params": key, ...}``: each key in it).  The module is built
+        in place (``MLP().init``), bound once to one (``model = MLP(); model.init``) or a
+        parameter annotated with one, of a linen class of this file that draws its initial
+        parameters (model/keyflow.linen_class_draws) or one of flax's own layers whose default
+        initializers draw (``nn.Dense(4).init``; not ``nn.LayerNorm()``); [] otherwise."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in ("init", "init_with_output") \
+                or any(a.star for a in call.args):
+            return []
+        recv = func.value
+        cls_name: Optional[str] = None
+        if type(recv) is cst.Name:
+            p = self.unit.param(recv.value)
+            if p is not None and recv.value not in self.unit.assigned:
+                cls_name = p.ann_class or None
+            else:
+                made = bound_once(self.index, self.unit, recv)
+                recv = made if type(made) is cst.Call else recv
+        if type(recv) is cst.Call and type(recv.func) in (cst.Name, cst.Attribute):
+            q = self.qualname(recv.func)
+            if q is not None and q.startswith("flax.linen.") and q.count(".") == 2 \
+                    and q[11:] in apis.FLAX_DRAWING_LAYERS:
+                cls_name = ""  # `nn.Dense(4)`: flax's own layer, whose default initializers draw
+            elif type(recv.func) is cst.Name and self.lookup(recv.func.value) in (None, V.UNKNOWN_VALUE):
+                cls_name = recv.func.value
+        if cls_name is None:
+            return []
+        if cls_name:
+            cls = instances.local_class(self, cls_name)
+            if cls is None or not cls.linen or not keyflow.linen_class_draws(
+                    cls, self.qualname, lambda name: instances.local_class(self, name)):
+                return []  # (a module whose parameters all start as constants draws nothing)
+        given = arg_at(call, 0, "rngs")
+        if given is None:
+            return []
+        if type(given) is cst.Dict:
+            out: list[cst.BaseExpression] = []
+            for el in given.elements:
+                v = getattr(el, "value", None)
+                if type(el) is not cst.DictElement or type(v) not in (cst.Name, cst.Attribute):
+                    return []
+                if not any(type(o) is type(v) and self.code(o).strip() == self.code(v).strip() for o in out):
+                    out.append(v)
+            return out
+        return [given] if type(given) in (cst.Name, cst.Attribute) else []
 
     def caller_transform_apply_key(self, call: cst.Call) -> Optional[tuple[cst.BaseExpression, str]]:
         """``fun.apply(params, state, rng, x)`` of ``fun = hk.transform_with_state(fun)``,

@@ -718,6 +718,7 @@ class Indexer:
                 key = arg_at(call, 0, "key")
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, short)
+                    unit.key_draws[id(call)] = (key.value, short)
         elif not unit.is_module:
             how = apis.library_key_consumer(q)
             if how is not None:
@@ -725,6 +726,16 @@ class Indexer:
                 key = given.value if given is not None else None
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
+                    unit.key_draws[id(call)] = (key.value, how)
+            elif q in apis.LIBRARY_KEY_ARGS and not any(a.star for a in call.args):
+                # `hk.dropout(key, rate, x)`, `numpyro.sample("z", d, rng_key=key)` (unobserved)
+                word, at = apis.LIBRARY_KEY_ARGS[q]
+                key = arg_at(call, at, word)
+                unless = apis.LIBRARY_KEY_UNLESS.get(q)
+                if isinstance(key, cst.Name) and (unless is None or arg_at(call, unless[1], unless[0]) is None):
+                    how = q.replace("haiku.", "hk.", 1)
+                    key_param_consumed(unit, key.value, how)
+                    unit.key_draws[id(call)] = (key.value, how)
         if q in ("jax.config.update", "jax.config.config.update") or q.endswith(".config.update") and q.startswith("jax"):
             at_import = unit.is_module and id(call) not in self._main_ids
             if self._x64_config_call(call, at_import) and at_import:
@@ -1704,19 +1715,41 @@ class Indexer:
                          and not keyflow.split_in_place(u, n, self.qualname)]:
                 del u.consumes_keys[name]
         handed = []  # (caller, parameter of the caller, callee, callee's parameter)
-        for unit, call in self._pending_calls:
-            if unit.is_module or not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+        self_calls = [(u, c) for calls in self._method_calls.values() for u, c in calls
+                      if type(c.func.value) is cst.Name and c.func.value.value == "self"
+                      and u.cls is not None and u.params and u.params[0].name == "self"]
+        for unit, call in [*self._pending_calls, *self_calls]:
+            if unit.is_module or any(a.star for a in call.args):
                 continue
-            callee = unit.lookup_def(call.func.value)
+            skip = 0
+            if isinstance(call.func, cst.Name):
+                callee = unit.lookup_def(call.func.value)
+            elif isinstance(call.func, cst.Attribute) and unit.cls is not None and type(call.func.value) is cst.Name \
+                    and call.func.value.value == "self":
+                # `self.rollout(params, rng)`: a method of this class bound to `self`
+                callee = unit.cls.methods.get(call.func.attr.value)
+                if callee is None or not bound_receiver(callee) or not callee.params \
+                        or callee.params[0].name != "self":
+                    continue
+                skip = 1
+            else:
+                continue
             if callee is None or callee is unit or callee.is_generator or not isinstance(callee.node, cst.FunctionDef):
                 continue
-            positional = callee.positional()
+            positional = callee.positional()[skip:]
             for i, a in enumerate(positional_args(call)):
                 if i < len(positional) and isinstance(a.value, cst.Name):
                     handed.append((unit, a.value.value, callee, positional[i].name))
             for a in call.args:
                 if a.keyword is not None and isinstance(a.value, cst.Name) and callee.param(a.keyword.value):
                     handed.append((unit, a.value.value, callee, a.keyword.value))
+        self._handed = handed
+        self._propagate_handed()
+
+    def _propagate_handed(self) -> None:
+        """A function that hands its key parameter to a function of this file that
+        consumes it consumes it too (to a fixed point)."""
+        handed = self._handed
         for _ in range(len(self.index.units)):
             changed = False
             for unit, name, callee, param in handed:
@@ -2141,6 +2174,44 @@ class Indexer:
                 ref = refs[element] if element < len(refs) and refs[element].startswith("@") else None
             if ref is not None:
                 self._record_external(site, f"{ref}.{attr}", site.fn_expr, n_bound, kw_bound)
+        self._imported_key_consumers()
+
+    def _imported_key_consumers(self) -> None:
+        """A function that hands its key parameter to a function imported from the project
+        that consumes it (the consumer facts: ``from .world import imagine`` ...
+        ``imagine(params, rng)``, ``world.imagine(...)``) consumes it too, and so do the
+        functions of this file that hand it theirs (``self.rollout(params, rng)``)."""
+        consumers = self.index.imported_key_consumers
+        if not consumers:
+            return
+        changed = False
+        for unit, call in self._pending_calls:
+            if unit.is_module or any(a.star for a in call.args):
+                continue
+            name = dotted_name(call.func)
+            if name is None:
+                continue
+            head = name.split(".", 1)[0]
+            if unit.lookup_def(head) is not None or head in unit.assigned or unit.param(head) is not None:
+                continue  # a local function or value of that name
+            found = consumers.get(name)
+            if not isinstance(found, dict) or not found.get("consumes"):
+                continue
+            params = found["params"]
+            positional = [p for p in params if p[1] in ("pos", "posonly")]
+            given = positional_args(call)
+            for pname, how in found["consumes"].items():
+                arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == pname), None)
+                if arg is None:
+                    i = next((k for k, p in enumerate(positional) if p[0] == pname), None)
+                    arg = given[i].value if i is not None and i < len(given) else None
+                if type(arg) is not cst.Name or arg.value in unit.consumes_keys or unit.param(arg.value) is None \
+                        or arg.value in unit.assigned and not only_defaulted(unit, arg.value):
+                    continue
+                unit.consumes_keys[arg.value] = how
+                changed = True
+        if changed and getattr(self, "_handed", None):
+            self._propagate_handed()
 
     def _made_by(self, factory: Unit, attr: str) -> Optional[tuple[Unit, int]]:
         """What a call of ``factory`` returns and another module then runs: the function

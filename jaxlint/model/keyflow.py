@@ -880,3 +880,119 @@ def advances_carried_key(fn: cst.FunctionDef, carry: str) -> bool:
                 if from_carry and key_like_name(nm.value) and bound[nm.value] == 1:
                     taken.add(nm.value)
     return any(bound.get(k, 0) >= 2 for k in taken)
+
+
+def _returns_in(stmt: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements in ``stmt``, not those of functions or classes it defines."""
+    out: list[cst.Return] = []
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is cst.Return:
+            out.append(n)
+            continue
+        if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda:
+            continue
+        stack.extend(children(n))
+    return out
+
+
+def returned_keys(unit: Unit) -> dict:
+    """The positions of what ``unit`` returns that hold a PRNG key it already drew from
+    (``w = normal(key, s); return w, key``: position 1; a bare ``return key``: None),
+    each with the consumer that drew: the caller that keeps that key holds a consumed
+    one, and its next draw repeats those bits.  Only where every ``return`` of the body
+    gives such a key at that position, the draw runs on every path before it (a simple
+    statement of the body's top level) and the name is bound once (a parameter never
+    rebound, or one assignment before the draw)."""
+    fn = unit.node
+    if type(fn) is not cst.FunctionDef or not unit.key_draws or unit.is_generator \
+            or type(fn.body) is not cst.IndentedBlock:
+        return {}
+    drawn: dict[str, str] = {}
+    found: Optional[dict] = None
+    for stmt in fn.body.body:
+        if type(stmt) is cst.SimpleStatementLine:
+            # (`return normal(key, s), key` draws before it returns)
+            for n in descendants(stmt):
+                if type(n) is not cst.Call:
+                    continue
+                d = unit.key_draws.get(id(n))
+                if d is None or d[0] in drawn:
+                    continue
+                name = d[0]
+                if len(writes(fn, name)) != (unit.param(name) is None):
+                    continue  # rebound somewhere: which key is returned is not shown
+                drawn[name] = d[1]
+        for ret in _returns_in(stmt):
+            here: dict = {}
+            value = ret.value
+            if type(value) is cst.Name:
+                if value.value in drawn:
+                    here[None] = drawn[value.value]
+            elif type(value) is cst.Tuple and not any(type(el) is cst.StarredElement for el in value.elements):
+                for i, el in enumerate(value.elements):
+                    if type(el.value) is cst.Name and el.value.value in drawn:
+                        here[i] = drawn[el.value.value]
+            found = here if found is None else {k: v for k, v in found.items() if k in here and v == here[k]}
+            if not found:
+                return {}
+    return found or {}
+
+
+def carried_key_positions(fn: cst.FunctionDef, carry: str) -> set:
+    """Where the loop body ``fn`` finds the PRNG key it advances in its carry ``carry``:
+    the positions of the unpacking ``x, key = carry`` (at the body's top level, bound
+    nowhere else) whose key-like name the body binds again (``key, sub = split(key)``),
+    or None when the carry is itself such a key (``def body(i, key): key, sub =
+    split(key)``).  Each step consumes what the loop was given there."""
+    if type(fn.body) is not cst.IndentedBlock:
+        return set()
+    out: set = set()
+    if key_like_name(carry) and writes(fn, carry):
+        out.add(None)
+    for stmt in fn.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.Assign or len(small.targets) != 1 or type(small.value) is not cst.Name \
+                    or small.value.value != carry:
+                continue
+            tgt = small.targets[0].target
+            if type(tgt) not in (cst.Tuple, cst.List):
+                continue
+            for i, el in enumerate(tgt.elements):
+                if type(el) is cst.StarredElement or type(el.value) is cst.StarredElement:
+                    break
+                if type(el.value) is cst.Name and key_like_name(el.value.value) and len(writes(fn, el.value.value)) >= 2:
+                    out.add(i)
+    return out
+
+
+def linen_class_draws(cls: ClassInfo, qualname: Callable[[cst.CSTNode], Optional[str]], local_class,
+                      depth: int = 3) -> bool:
+    """Does the flax linen module class ``cls`` draw from its "params" key when it is
+    initialised: it builds a flax layer whose default initializer draws
+    (``apis.FLAX_DRAWING_LAYERS``: ``nn.Dense(4)``), a module class of this file that
+    does (``local_class(name)``), or declares ``self.param(name, init, ...)`` with an
+    initializer that is not a constant (``nn.initializers.zeros``/``ones``/``constant``)?"""
+    for n in walk_tree(cls.node):
+        if type(n) is not cst.Call:
+            continue
+        func = n.func
+        q = qualname(func)
+        if q is not None and q.startswith("flax.linen.") and q.rsplit(".", 1)[1] in apis.FLAX_DRAWING_LAYERS:
+            return True
+        if type(func) is cst.Attribute and func.attr.value == "param" and type(func.value) is cst.Name \
+                and func.value.value == "self":
+            init = arg_at(n, 1, "init_fn")
+            iq = qualname(init) if init is not None else None
+            short = (iq or "").rsplit(".", 1)[-1]
+            if init is not None and short not in ("zeros", "ones", "constant", "zeros_init", "ones_init"):
+                return True
+        if depth > 0 and type(func) is cst.Name and func.value != cls.name:
+            sub = local_class(func.value)
+            if sub is not None and sub.linen and linen_class_draws(sub, qualname, local_class, depth - 1):
+                return True
+    return False

@@ -182,6 +182,9 @@ class Unit:
     eager_returns: set = field(default_factory=set)
     # parameters whose PRNG key the body hands to a jax.random sampler: param -> sampler
     consumes_keys: dict[str, str] = field(default_factory=dict)
+    # the draws written in its own body (a jax.random consumer, a library call given a
+    # key): id of the call -> (the name of the key it is given, the consumer's short name)
+    key_draws: dict[int, tuple[str, str]] = field(default_factory=dict)
     # traced because of code in other files: (path, line, what happens there)
     origins: list[tuple[str, int, str]] = field(default_factory=list)
     # name -> [(statement sequence number, assigned expression or None for a def)]

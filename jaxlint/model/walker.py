@@ -15,6 +15,7 @@ from jaxlint.model import values as V
 from jaxlint.model.bindings import LoopFrame, replace_value
 from jaxlint.model.evaluation import COMPREHENSIONS
 from jaxlint.model.journal import JournalDict
+from jaxlint.model.keyflow import key_like_name
 from jaxlint.model.narrowing import last_small, none_guard
 from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.values import Value
@@ -487,6 +488,12 @@ class Walker:
                 self._store_into(tgt.target)
             self.expr(s.value)
             v = self.value(s.value)
+            if type(s.value) is cst.Name and v.key is None and (v.kind == V.KEY or key_like_name(s.value.value)):
+                # `keys = rng_key`: one key under two names (its identity is made at first
+                # use; made now, both names share it)
+                token = self.key_token(s.value)
+                if token is not None:
+                    v = v.with_key(token)
             if len(s.targets) > 1 and v.local_array:
                 v = replace_value(v, local_array=False)  # `y = z = jnp.zeros(3)`: two names, one array
             for tgt in s.targets:

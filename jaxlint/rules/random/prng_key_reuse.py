@@ -15,7 +15,7 @@ from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -171,7 +171,25 @@ class PrngKeyReuse(Rule):
         "* a key under another name: a helper (of the file, a method called through `self`, or "
         "imported from the project) whose every `return` hands back the key it was given "
         "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
-        "and a record built with it (`State(key=key, ...)`) holds it in that field;\n"
+        "and a record built with it (`State(key=key, ...)`) holds it in that field; a helper that "
+        "draws from a key it makes or is given and returns that same key (`key = PRNGKey(seed); "
+        "w = normal(key, s); return w, key`; the draw on every path before each `return`, the name "
+        "bound once) hands its caller a consumed key: the caller's next draw repeats it (also "
+        "from another module);\n"
+        "* haiku's `hk.dropout(key, rate, x)` draws its mask from `key` (two dropouts, or one in a "
+        "loop over layers, with one key drop the same units), and a flax linen module's "
+        "`model.init(key, x)` (`rngs=`, a literal `{\"params\": key}`; a module class of the file "
+        "built in place, bound once or annotated, that builds a layer or declares a parameter whose "
+        "initializer draws, or flax's own such layer: `nn.Dense`, `nn.Conv`, `nn.Embed`..., not "
+        "`nn.LayerNorm`) draws the initial parameters from it (not two inits from one key: two "
+        "models started alike on purpose; not in tests);\n"
+        "* the initial carry of a `lax.scan`/`fori_loop`/`while_loop` whose body unpacks a key from "
+        "its carry and advances it (`params, rng = carry; rng, key = split(rng)`, or a carry that "
+        "is the key) is consumed by the loop: a key drawn from before (by a helper too, one reached "
+        "through `self` or imported from the project) gives the loop's first split the same bits;\n"
+        "* a key drawn from under `if c:` and again under a second `if c:` (or after it): when `c` "
+        "holds both draws run with one key; not two tests no run passes both (`if mode == "
+        "\"a\":` / `if mode == \"b\":`, `if train:` / `if not train:`);\n"
         "* a key of the enclosing scope consumed in a `lax.scan`/`fori_loop`/`while_loop` body "
         "by any consumer the loops above know (a sampler, a helper, flax's `rngs=`, a haiku apply), "
         "and the apply of a haiku transform of a function the caller hands in "
@@ -2582,6 +2600,7 @@ class PrngKeyReuse(Rule):
         self._method_draws: dict[tuple[int, str], list] = {}
         # library draws (`numpyro.sample(..., rng_key=k)`): call -> the key argument
         self._library_keys: dict[int, cst.BaseExpression] = {}
+        self._flax_inits: set[int] = set()  # `model.init(key, x)` calls that consumed a key
         self._file_expects_raises: Optional[bool] = None  # "aises" anywhere in the file
         self._file_makes_keys: Optional[bool] = None  # a key made from a seed anywhere in it
 
@@ -2904,6 +2923,72 @@ class PrngKeyReuse(Rule):
         self._fixed_seed_in_loop(node, key_expr, token, how)
         self._consume(node, key_expr, how, token)
 
+    def _flax_init_consumes(self, node: cst.Call) -> None:
+        """``params = model.init(key, x)`` of a flax linen module (model/calls.flax_init_keys):
+        the initial parameters are drawn from ``key``; a key drawn from before (``x =
+        normal(key, s)``) or after gives correlated bits, and two modules initialised with
+        one key start alike."""
+        ctx = self.ctx
+        if _in_test(ctx.unit):
+            return  # a test initialising modules from the keys of its own fixture data
+        keys = ctx.flax_init_keys(node)
+        if not keys:
+            return
+        how = f"{ctx.code(node.func).strip()}(...)"
+        for key_expr in keys:
+            token = ctx.key_token(key_expr)
+            if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+                continue
+            if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
+                continue
+            prev = dict(ctx.consumed_keys()).get(token)
+            if prev is not None and id(prev[0]) in self._flax_inits:
+                continue  # two modules (or one, again) started from one key: alike on purpose
+                # (a controlled comparison, a restart from the same initial values)
+            self._flax_inits.add(id(node))
+            self._fixed_seed_in_loop(node, key_expr, token, how)
+            self._consume(node, key_expr, how, token)
+
+    def _loop_carry_consumes(self, node: cst.Call, q: Optional[str]) -> None:
+        """``lax.scan(step, (params, rng), ...)`` (``fori_loop``, ``while_loop``) whose body
+        takes the key out of its carry and advances it (``params, rng = carry``; ``rng,
+        key = split(rng)``; model/keyflow.carried_key_positions): the loop's first step
+        consumes the key it is given, like a split here.  A key drawn from before, or
+        drawn from again after the loop, gives the same bits as that step."""
+        spec = LOOP_CARRY.get(q or "")
+        if spec is None:
+            return
+        ctx = self.ctx
+        body_at, init_at, carry_at = spec
+        body, init = arg_at(node, body_at, None), arg_at(node, init_at, "init")
+        if type(body) is not cst.Name or init is None:
+            return
+        body_unit = ctx.unit.lookup_def(body.value)
+        if body_unit is None or type(body_unit.node) is not cst.FunctionDef:
+            return
+        params = body_unit.positional()
+        if len(params) <= carry_at:
+            return
+        positions = carried_key_positions(body_unit.node, params[carry_at].name)
+        short = q.rsplit(".", 1)[1]  # type: ignore[union-attr]
+        for pos in positions:
+            if pos is None:
+                given = init
+            elif type(init) in (cst.Tuple, cst.List) and pos < len(init.elements) \
+                    and not any(type(el) is cst.StarredElement for el in init.elements):
+                given = init.elements[pos].value
+            else:
+                continue
+            if type(given) not in (cst.Name, cst.Attribute):
+                continue
+            token = ctx.key_token(given)
+            if token is None or ctx.value(given).kind not in (V.KEY, V.UNKNOWN):
+                continue
+            if self._closure_key_in_loop_body(given, node, f"lax.{short}") \
+                    or self._closure_key_in_mapped_fn(given, node, f"lax.{short}"):
+                continue
+            self._consume(node, given, f"lax.{short}(...)", token, at=init)
+
     def _maybe_none(self, e: Optional[cst.BaseExpression]) -> bool:
         """Is ``e`` absent, a literal None, or a parameter of the function whose default
         is None (``obs=y_obs`` of ``def model(y_obs=None)``: None on the default path)?"""
@@ -2930,6 +3015,8 @@ class PrngKeyReuse(Rule):
             self._helper_consumes(node)
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
+            self._loop_carry_consumes(node, q)
+            self._flax_init_consumes(node)
             self._rngs_consumes(node)
             self._module_key_field(node)
             return
@@ -2990,7 +3077,8 @@ class PrngKeyReuse(Rule):
             related=via,
         )
 
-    def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None) -> None:
+    def _consume(self, node: cst.Call, key_expr: cst.BaseExpression, how: str, token=None,
+                 at: Optional[cst.CSTNode] = None) -> None:
         ctx = self.ctx
         token = token or ctx.key_token(key_expr)
         if token is None:
@@ -3026,6 +3114,8 @@ class PrngKeyReuse(Rule):
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
+        if isinstance(prev[0], cst.Call) and _exclusive_branches(ctx, ctx.unit.node, prev[0], node):
+            return  # `if mode == "a": normal(key)` ... `if mode == "b": uniform(key)`: no run makes both
         if self._unread(prev[0], through=node) or self._unread(node):
             return  # one of the two draws is never read (the first: on the paths that
             # make the second): no random bits are seen twice
@@ -3043,7 +3133,7 @@ class PrngKeyReuse(Rule):
             return
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
-        self._report_reuse(node, key_expr, prev, how)
+        self._report_reuse(node, key_expr, prev, how, at=at)
 
     def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
         """The constant indices read from what ``call`` returns, when it is only ever
@@ -3207,7 +3297,8 @@ class PrngKeyReuse(Rule):
             return False
         return all(ctx.code(x).strip().rstrip(",") == ctx.code(y).strip().rstrip(",") for x, y in zip(a.args, b.args))
 
-    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev, how: str = "") -> None:
+    def _report_reuse(self, node: cst.Call, key_expr: cst.CSTNode, prev, how: str = "",
+                      at: Optional[cst.CSTNode] = None) -> None:
         ctx = self.ctx
         if id(node) in self._broadcast:
             return  # reported as a key given unmapped to every element
@@ -3267,7 +3358,7 @@ class PrngKeyReuse(Rule):
                 f"both calls get the same random bits. Split it first, e.g. "
                 f"`k1, k2 = jax.random.split({name})`, and give each call its own key"
             )
-        self.report(node, msg, related=prev_node)
+        self.report(at or _key_line_anchor(ctx, node, key_expr), msg, related=prev_node)
 
     def _module_key_field(self, node: cst.Call) -> None:
         """``net.apply(...)`` of a flax module built with a key field it draws from
@@ -4214,6 +4305,33 @@ class PrngKeyReuse(Rule):
                 related=site0,
             )
 
+    def leave_Assign(self, node: cst.Assign) -> None:
+        """``w, key = init_params(key, shape)`` where ``init_params`` (of this file, a
+        method of this class, or imported from the project) draws from ``key`` and returns
+        that same key (model/keyflow.returned_keys): the name the caller keeps holds a
+        consumed key, and its next draw repeats the helper's bits."""
+        value = node.value
+        if type(value) is not cst.Call or len(node.targets) != 1:
+            return
+        ctx = self.ctx
+        callee, returned = ctx.returned_keys(value)
+        if not returned:
+            return
+        target = node.targets[0].target
+        for pos, how in returned.items():
+            if pos is None:
+                name = target
+            elif type(target) in (cst.Tuple, cst.List) and pos < len(target.elements) \
+                    and not any(type(el.value) is cst.StarredElement for el in target.elements):
+                name = target.elements[pos].value
+            else:
+                continue
+            if type(name) is not cst.Name:
+                continue
+            token = ctx.key_token(name)
+            if token is not None:
+                ctx.consume_key(token, value, f"{how}` in `{callee}()`, which returned it as `{name.value}")
+
     def leave_Return(self, node: cst.Return) -> None:
         """The body of ``lax.scan``/``fori_loop``/``while_loop`` returns as its new carry a
         key it consumed after binding it (``key, sub = split(key)`` ... ``sample(key)`` ...
@@ -4547,6 +4665,99 @@ def _reads_only_shapes(ctx, e: cst.CSTNode, params: set[str]) -> bool:
                 (ctx.qualname(n.func) or "").rsplit(".", 1)[-1] in ("shape", "ndim")):
             ok.add(id(n.args[0].value))
     return all(not (isinstance(n, cst.Name) and n.value in params) or id(n) in ok for n in walk_tree(e))
+
+
+def _key_line_anchor(ctx, node: cst.CSTNode, key_expr: cst.CSTNode) -> cst.CSTNode:
+    """Where a reuse is shown: the call, or the key argument where the call is written
+    over several lines and the key sits on a later one (``randint(\n    k1, shape=())``)."""
+    if type(node) is not cst.Call:
+        return node
+    prefix = ctx.module.code_for_node(node.func) + ctx.module.code_for_node(node.whitespace_after_func) \
+        + ctx.module.code_for_node(node.whitespace_before_args)
+    for a in node.args:
+        if a.value is key_expr or _contains(a.value, key_expr):
+            return key_expr if "\n" in prefix else node
+        prefix += ctx.module.code_for_node(a)
+    return node
+
+
+def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    return any(n is target for n in descendants(root))
+
+
+def _branch_path(root: cst.CSTNode, target: cst.CSTNode) -> Optional[list]:
+    """The ``if`` statements around ``target`` in ``root`` (not in nested functions), outermost
+    first, each as (the ``if``, True where ``target`` is in its body, False in its ``else``)."""
+    path: list = []
+
+    def search(n: cst.CSTNode) -> bool:
+        if n is target:
+            return True
+        t = type(n)
+        if t is cst.If:
+            for part, side in ((n.test, None), (n.body, True), (n.orelse, False)):
+                if part is None:
+                    continue
+                if side is not None:
+                    path.append((n, side))
+                if search(part):
+                    return True
+                if side is not None:
+                    path.pop()
+            return False
+        if n is not root and (t is cst.FunctionDef or t is cst.ClassDef or t is cst.Lambda):
+            return False
+        return any(search(c) for c in children(n))
+
+    return path if search(root) else None
+
+
+def _test_parts(ctx, test: cst.BaseExpression) -> Optional[tuple[str, bool, Optional[str]]]:
+    """(the tested expression as written, whether the test is negated, the constant it is
+    compared equal to or None) of ``if x:``, ``if not x:``, ``if x == "a":``; None otherwise."""
+    negated = False
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        negated, test = True, test.expression
+    if type(test) in (cst.Name, cst.Attribute):
+        return ctx.code(test).strip(), negated, None
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and not negated:
+        c = test.comparisons[0]
+        if type(c.operator) in (cst.Equal, cst.NotEqual) and type(test.left) in (cst.Name, cst.Attribute) \
+                and type(c.comparator) in (cst.SimpleString, cst.Integer, cst.Name) \
+                and (type(c.comparator) is not cst.Name or c.comparator.value in ("True", "False", "None")):
+            return ctx.code(test.left).strip(), type(c.operator) is cst.NotEqual, ctx.code(c.comparator).strip()
+    return None
+
+
+def _exclusive_branches(ctx, root: cst.CSTNode, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do ``a`` and ``b`` sit under two ``if`` statements whose tests no run passes both
+    (``if x:`` / ``if not x:``, ``if m == "a":`` / ``if m == "b":``, one test's body and the
+    same test's ``else``), the tested name never rebound in the function?"""
+    pa, pb = _branch_path(root, a), _branch_path(root, b)
+    if not pa or not pb:
+        return False
+    for ia, sa in pa:
+        ta = _test_parts(ctx, ia.test)
+        if ta is None:
+            continue
+        for ib, sb in pb:
+            if ib is ia:
+                continue
+            tb = _test_parts(ctx, ib.test)
+            if tb is None or tb[0] != ta[0]:
+                continue
+            base = ta[0].split(".", 1)[0]
+            if type(root) is cst.FunctionDef and writes(root, base):
+                continue
+            # what each side requires of the tested expression: (equal to, constant) pairs
+            need_a = (ta[1] != (not sa), ta[2])
+            need_b = (tb[1] != (not sb), tb[2])
+            if need_a[1] == need_b[1]:
+                if need_a[0] != need_b[0]:
+                    return True  # `if x:` / `if not x:` (or one body, the other's else)
+            elif need_a[1] is not None and need_b[1] is not None and not need_a[0] and not need_b[0]:
+                return True  # equal to two different constants
+    return False
 
 
 def _by(how: str) -> str:
