@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
+from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
                                 self_writes, walk_tree)
@@ -1370,6 +1370,11 @@ class StaleGlobalRead(Rule):
             return
         names, defined_at = self._names_of(outer, seq)
         uses = seq.uses(names, defined_at)
+        if names and _jitted(outer):
+            # a helper of the file that calls the jitted function (`generate` calling
+            # `sample_token`): each call of it in the driving code calls the jit too
+            for caller in driving_callers(ctx.index, outer):
+                uses = sorted({*uses, *seq.uses({caller.name}, seq.index(caller.node))})
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
         later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
@@ -1489,6 +1494,8 @@ class StaleGlobalRead(Rule):
         names, def_at = self._names_of(outer, seq)
         if def_at is None or not names:
             return
+        if id(node) not in self._calls and self._set_through_setter(node, n, owner, outer):
+            return
         assigns = [w for w in writes(owner.node, n) if seq.index(w) is not None
                    and not _attribute_store_unread(w, n, outer.node)]
         if len(assigns) < 2 or id(node) in self._calls and not all(_other_function(a, n) for a in assigns):
@@ -1517,6 +1524,62 @@ class StaleGlobalRead(Rule):
             related=later[0],
         )
 
+    def _set_through_setter(self, node: cst.Name, n: str, owner: Unit, outer: Unit) -> bool:
+        """``n``, a local of ``owner`` read by the jitted closure ``outer``, is rebound by
+        a sibling def (``def set_bias(b): nonlocal bias; bias = b``) that ``owner`` returns
+        with ``outer`` (``return act, set_bias``), and the code that unpacks the two
+        (``act, set_bias = make_policy(w)``) calls the setter between two calls of the
+        jit: reported (True)."""
+        setters = {name: u for name, u in owner.defs.items()
+                   if n in u.nonlocal_names and n in u.assigned and u is not outer}
+        if not setters:
+            return False
+        places: Optional[tuple[int, dict[int, str]]] = None
+        for r in walk_tree(owner.node, lambda x: type(x) in (cst.FunctionDef, cst.Lambda, cst.ClassDef),
+                           with_root=False):
+            if not isinstance(r, cst.Return) or not isinstance(r.value, cst.Tuple):
+                continue
+            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in r.value.elements]
+            if outer.name in names and any(x in setters for x in names):
+                places = (names.index(outer.name), {i: x for i, x in enumerate(names) if x in setters})
+        if places is None:
+            return False
+        at_fn, at_setters = places
+        for scope in self._scopes():
+            if scope is owner:
+                continue
+            seq = self._seq(scope)
+            for i, stmt in enumerate(seq.stmts):
+                if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 \
+                        or not isinstance(stmt.body[0], cst.Assign) or len(stmt.body[0].targets) != 1:
+                    continue
+                a = stmt.body[0]
+                target = a.targets[0].target
+                if not (isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name)
+                        and a.value.func.value == owner.name and isinstance(target, (cst.Tuple, cst.List))):
+                    continue
+                bound = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+                if len(bound) <= max(at_fn, *at_setters) or bound[at_fn] is None:
+                    continue
+                uses = seq.uses({bound[at_fn]}, i)
+                for k, setter in at_setters.items():
+                    if bound[k] is None:
+                        continue
+                    for j, _ in seq.uses({bound[k]}, i):
+                        if j != i and across(uses, j, i, seq):
+                            self._reported.add((id(self.ctx.unit), n))
+                            self.report(
+                                node,
+                                f"`{n}` is a local of `{owner.name}` that `{setter}` reassigns "
+                                f"(`nonlocal {n}`), and `{bound[k]}` is called (line {{related_line}}) "
+                                f"between two calls of `{bound[at_fn]}`: the compiled function keeps "
+                                "the value it read when it was traced, so the later calls still use "
+                                "the old value until a retrace. Pass it as an argument",
+                                related=seq.stmts[j],
+                            )
+                            return True
+        return False
+
     # -- attributes read at trace time --------------------------------------------
     def _attribute(self, node: cst.Attribute) -> None:
         ctx = self.ctx
@@ -1539,7 +1602,14 @@ class StaleGlobalRead(Rule):
         if not _caching(unit):
             return
         if b == "self" and unit.cls is not None and unit.params and unit.params[0].name == "self":
-            self._self_attribute(node, dotted)
+            self._self_attribute(node, dotted, unit)
+            return
+        if b == "self":
+            # a lambda or a def nested in a jitted method (`jax.tree.map(lambda p, g: p -
+            # self.lr * g, ...)`): its `self` is the method's, read under the method's trace
+            method = _enclosing_method(unit)
+            if method is not None and method.traced and _caching(method):
+                self._self_attribute(node, dotted, method)
             return
         # `config.lr`: an attribute of a module-level name (an imported module, a
         # namespace class, an object), set again in this file after a call
@@ -1630,12 +1700,12 @@ class StaleGlobalRead(Rule):
             u = u.parent
         return False
 
-    def _self_attribute(self, node: cst.Attribute, dotted: str) -> None:
-        """``self.x`` read in a method traced with ``self`` a Python object (a static
-        argument, or the instance of a bound method given to jit): a later
-        ``obj.x = ...`` or a setter method is not seen by the cached trace."""
+    def _self_attribute(self, node: cst.Attribute, dotted: str, unit: Unit) -> None:
+        """``self.x`` read in a method ``unit`` traced with ``self`` a Python object (a
+        static argument, or the instance of a bound method given to jit), or in a lambda
+        or def nested in it: a later ``obj.x = ...`` or a setter method is not seen by the
+        cached trace."""
         ctx = self.ctx
-        unit = ctx.unit
         cls = unit.cls
         if cls is None or cls.is_jax_module or "self" in unit.traced_params or unit.name in _SETUP:
             return
@@ -1695,7 +1765,9 @@ class StaleGlobalRead(Rule):
                     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
                             and value.func.value == cls.name):
                         continue
-                    uses = seq.uses({f"{var}.{unit.name}"}, None)
+                    names = (unit.name, *self._holders(cls, unit))
+                    uses = seq.uses({f"{var}.{n}" for n in names}, None)
+                    called = next((n for n in names if seq.uses({f"{var}.{n}"}, None)), unit.name)
                     for stmt2 in seq.stmts[i + 1:]:
                         for w in attribute_writes(stmt2, f"{var}.{attr}"):
                             at = seq.at[id(w)]
@@ -1704,13 +1776,31 @@ class StaleGlobalRead(Rule):
                                 self.report(
                                     node,
                                     f"`{var}.{attr}` is set again (line {{related_line}}) after "
-                                    f"`{var}.{unit.name}` has been called: it is jitted with `self` "
+                                    f"`{var}.{called}` has been called: it is jitted with `self` "
                                     "a Python object, so the compiled function keeps the value "
                                     "read at its first trace and the later calls ignore the "
                                     "change. Pass it as an argument (or make the object a pytree)",
                                     related=w,
                                 )
                                 return
+
+    def _holders(self, cls, unit: Unit) -> tuple[str, ...]:
+        """The attributes the class's methods keep a jit of the method ``unit`` in
+        (``self.step = jax.jit(self._step)`` in ``__init__``: ``step``), so that the
+        driving code's ``t.step(...)`` calls it."""
+        out = []
+        for site in self.ctx.index.sites:
+            if site.call is None or site.scope.cls is not cls or not any(
+                    isinstance(n, cst.Attribute) and n.attr.value == unit.name and isinstance(n.value, cst.Name)
+                    and n.value.value == "self" for n in walk_tree(site.fn_expr)):
+                continue
+            for n in walk_tree(site.scope.node):
+                if isinstance(n, cst.Assign) and n.value is site.call:
+                    for t in n.targets:
+                        if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                                and t.target.value.value == "self":
+                            out.append(t.target.attr.value)
+        return tuple(out)
 
     def _rebuilt_by(self, setter: Unit) -> bool:
         """Is every transformation of this class's methods written in the file applied
@@ -2041,6 +2131,19 @@ _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")
 # transformations that do not cache a trace: each call traces again and reads anew
 _UNCACHED = ("jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
              "jax.jvp", "jax.vjp", "jax.linearize", "jax.checkpoint", "jax.remat")
+
+
+def _enclosing_method(unit: Unit) -> Optional[Unit]:
+    """The method whose ``self`` a lambda or def nested in it reads (none of the
+    functions between binds ``self``): the method, else None."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module and u.cls is None:
+        if any(p.name == "self" for p in u.params) or "self" in u.assigned:
+            return None
+        u = u.parent
+    if u is None or u is unit or u.cls is None or not u.params or u.params[0].name != "self":
+        return None
+    return u
 
 
 def _caching(unit: Unit) -> bool:
