@@ -719,6 +719,12 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
         return None
     out = {"calls": [], "sites": [], "summary": summary, "skipped": True}
     displays = _display_returns(module)
+    from jaxlint.model.kinds import counter_return
+
+    for stmt in module.body:
+        counter = counter_return(stmt) if type(stmt) is cst.FunctionDef else None
+        if counter is not None:
+            displays[stmt.name.value] = counter  # a schedule of a loop counter (JAX504)
     if displays:
         out["displays"] = displays  # its functions that build a list/dict/set (JAX207's helpers)
     from jaxlint.model.kinds import display_constants

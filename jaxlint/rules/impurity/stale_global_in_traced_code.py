@@ -1215,6 +1215,9 @@ class StaleGlobalRead(Rule):
         # ever follows with `.` or `[` (those alone can be changed in place): once per file
         self._global_writers: Optional[dict[str, list[Unit]]] = None
         self._dotted: Optional[frozenset[str]] = None
+        # a global's rebinding after a call -> the function that call named (the jit, or a
+        # helper of the file that calls it)
+        self._late_callee: dict[int, str] = {}
 
     def _writers_of(self, name: str) -> list[Unit]:
         """The units of the file that declare ``global name`` and assign it."""
@@ -1341,7 +1344,7 @@ class StaleGlobalRead(Rule):
             self.report(
                 node,
                 f"`{n}` is a module global that `{writer}` reassigns (`global {n}`, line "
-                f"{{related_line}}) after calling `{outer.name}`: under jit its value is read once, "
+                f"{{related_line}}) after calling `{self._late_callee.get(id(stmt), outer.name)}`: under jit its value is read once, "
                 "at trace time, and baked into the compiled function, so the later calls still use "
                 "the old value until a retrace. Pass it as an argument",
                 related=stmt,
@@ -1373,8 +1376,12 @@ class StaleGlobalRead(Rule):
         if names and _jitted(outer):
             # a helper of the file that calls the jitted function (`generate` calling
             # `sample_token`): each call of it in the driving code calls the jit too
-            for caller in driving_callers(ctx.index, outer):
+            callers = driving_callers(ctx.index, outer)
+            for caller in callers:
                 uses = sorted({*uses, *seq.uses({caller.name}, seq.index(caller.node))})
+            if callers:
+                # (a `def` that names a function in its body calls nothing yet)
+                uses = [(i, loop) for i, loop in uses if not isinstance(seq.stmts[i], (cst.FunctionDef, cst.ClassDef))]
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
         later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
@@ -1539,7 +1546,7 @@ class StaleGlobalRead(Rule):
                            with_root=False):
             if not isinstance(r, cst.Return) or not isinstance(r.value, cst.Tuple):
                 continue
-            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in r.value.elements]
+            names = [_returned_name(self.ctx, e.value) for e in r.value.elements]
             if outer.name in names and any(x in setters for x in names):
                 places = (names.index(outer.name), {i: x for i, x in enumerate(names) if x in setters})
         if places is None:
@@ -1561,7 +1568,7 @@ class StaleGlobalRead(Rule):
                 bound = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
                 if len(bound) <= max(at_fn, *at_setters) or bound[at_fn] is None:
                     continue
-                uses = seq.uses({bound[at_fn]}, i)
+                uses = [u for u in seq.uses({bound[at_fn]}, i) if u[0] != i]
                 for k, setter in at_setters.items():
                     if bound[k] is None:
                         continue
@@ -1575,7 +1582,9 @@ class StaleGlobalRead(Rule):
                                 f"between two calls of `{bound[at_fn]}`: the compiled function keeps "
                                 "the value it read when it was traced, so the later calls still use "
                                 "the old value until a retrace. Pass it as an argument",
-                                related=seq.stmts[j],
+                                related=next((c for c in descendants(seq.stmts[j]) if isinstance(c, cst.Call)
+                                              and isinstance(c.func, cst.Name) and c.func.value == bound[k]),
+                                             seq.stmts[j]),
                             )
                             return True
         return False
@@ -1877,15 +1886,21 @@ class StaleGlobalRead(Rule):
     def _rebound_after_call(self, name: str, outer: Unit) -> Optional[tuple[str, cst.CSTNode]]:
         """A function of the file that declares ``global name`` and assigns it after it
         called ``outer`` (the traced function): (its name, the assignment)."""
-        for w in self._writers_of(name):
+        writers = self._writers_of(name)
+        if not writers:
+            return None
+        # the jit, or a helper of the file that calls it (`model` calling the jitted `apply`)
+        callees = {outer.name} | ({c.name for c in driving_callers(self.ctx.index, outer)} if _jitted(outer) else set())
+        for w in writers:
             if w is outer:
                 continue
             bound = {id(b) for b in writes(w.node, name)}
-            called = False
+            called = None
             for n in descendants(w.node):
-                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == outer.name:
-                    called = True
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in callees:
+                    called = called or n.func.value
                 elif called and id(n) in bound:
+                    self._late_callee[id(n)] = called
                     return w.name, n
         return None
 
@@ -2131,6 +2146,15 @@ _SETUP = ("__init__", "__post_init__", "setup", "__setstate__", "__new__")
 # transformations that do not cache a trace: each call traces again and reads anew
 _UNCACHED = ("jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
              "jax.jvp", "jax.vjp", "jax.linearize", "jax.checkpoint", "jax.remat")
+
+
+def _returned_name(ctx, e: cst.BaseExpression) -> Optional[str]:
+    """The local function a returned element names: ``act``, or ``apply`` of
+    ``jax.jit(apply)`` (a transformation's first argument)."""
+    if isinstance(e, cst.Call) and e.args and e.args[0].keyword is None and not e.args[0].star \
+            and apis.transform_for(ctx.qualname(e.func)) is not None:
+        e = e.args[0].value
+    return e.value if isinstance(e, cst.Name) else None
 
 
 def _enclosing_method(unit: Unit) -> Optional[Unit]:
