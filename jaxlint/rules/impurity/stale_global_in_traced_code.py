@@ -1330,6 +1330,8 @@ class StaleGlobalRead(Rule):
         mv = ctx.module_value(n)
         if mv is not None and (mv.kind == V.MODULE or (mv.kind == V.FUNCTION and not called)):
             return
+        if not _caching(unit):
+            return  # traced only by transformations that trace every call (`jax.vmap(f)(x)`)
         outer = _outermost(unit)
         seq = self._seq(ctx.index.module_unit)
         def_at = seq.index(outer.node)
@@ -2187,8 +2189,8 @@ def _caching(unit: Unit) -> bool:
         own = [r for r in u.reasons if r.startswith(("decorated with", "wrapped by", "a body passed to"))]
         if any(not r.endswith(_UNCACHED) for r in own):
             return True
-        if u.reasons and not own:
-            return True  # traced as a helper of traced code
+        if u.reasons and not own and not all(r.endswith(_UNCACHED) for r in u.reasons):
+            return True  # traced as a helper of traced code (not only of `jax.vmap`'d code)
         u = u.parent
     return False
 
