@@ -667,3 +667,212 @@ def test_schedule_twins_stay_silent(tmp_path, monkeypatch):
         root = tmp_path / f"p{i}"
         root.mkdir()
         assert lint_files(root, monkeypatch, files, select="JAX504") == [], i
+
+
+# -- JAX207: a list/dict/set unpacked from a helper's tuple ----------------------------
+# (recall case 1314, evosax a869dda: `params, memory = init_strategy(...)`, then
+# `ask(rng, memory, params)` of `jit(ask_cma_strategy, static_argnums=(2))`)
+_UNHASHABLE = ("A {what} (`{name}` is unpacked from what `{fn}` returns) is passed to `{jit}` in a static position "
+               "(parameter `{name}`; {decl}): static arguments must be hashable, so the call raises ValueError: "
+               "Non-hashable static arguments are not supported. Instead, {advice}")
+_PASS_TRACED = "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)"
+
+STRATEGY = """\
+import jax
+import jax.numpy as jnp
+from jax import jit
+
+
+def init(n):
+    params = {"pop_size": n, "mu": n // 2}
+    memory = {"mean": jnp.zeros(3)}
+    return params, memory
+
+
+def ask_fn(rng, memory, params):
+    return jax.random.normal(rng, (params["pop_size"], 3)) + memory["mean"]
+
+
+ask = jit(ask_fn, static_argnums=(2))
+"""
+
+STRATEGY_MAIN = """\
+import jax
+from strategy import ask, init
+
+if __name__ == "__main__":
+    params, memory = init(8)
+    for _ in range(3):
+        x = ask(jax.random.PRNGKey(0), memory, params)
+"""
+
+SAME_FILE = STRATEGY + """
+
+params, memory = init(8)
+x = ask(jax.random.PRNGKey(0), memory, params)
+"""
+
+CONFIG_NO_JAX = """\
+def make_config(width):
+    layers = [width, width]
+    opts = {"act": "relu"}
+    if width > 128:
+        return layers, opts, 2
+    return layers, opts, 1
+"""
+
+FORWARD = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+import cfg
+
+
+@partial(jax.jit, static_argnames=("layers", "opts", "depth"))
+def forward(x, layers, opts, depth):
+    for w in layers:
+        x = jnp.tanh(x[:w])
+    return x * depth
+
+
+def run(x):
+    layers, opts, depth = cfg.make_config(64)
+    return forward(x, layers=layers, opts=opts, depth=depth)
+"""
+
+
+def test_display_unpacked_from_helper_tuple_is_unhashable(tmp_path, monkeypatch):
+    decl2 = "static_argnums=2"
+    named = "static_argnames=('layers', 'opts', 'depth')"
+    cases = (
+        ({"m.py": SAME_FILE}, [("JAX207", "m.py", 20, 40, _UNHASHABLE.format(
+            what="dict", name="params", fn="init", jit="ask", decl=decl2, advice=_PASS_TRACED))]),
+        ({"strategy.py": STRATEGY, "main.py": STRATEGY_MAIN}, [("JAX207", "main.py", 7, 48, _UNHASHABLE.format(
+            what="dict", name="params", fn="init", jit="ask", decl=decl2, advice=_PASS_TRACED))]),
+        ({"cfg.py": CONFIG_NO_JAX, "model.py": FORWARD}, [
+            ("JAX207", "model.py", 18, 30, _UNHASHABLE.format(what="list", name="layers", fn="cfg.make_config",
+                                                               jit="forward", decl=named, advice="pass a tuple")),
+            ("JAX207", "model.py", 18, 43, _UNHASHABLE.format(what="dict", name="opts", fn="cfg.make_config",
+                                                               jit="forward", decl=named, advice=_PASS_TRACED)),
+        ]),
+    )
+    for i, (files, expected) in enumerate(cases):
+        root = tmp_path / f"p{i}"
+        root.mkdir()
+        assert lint_files(root, monkeypatch, files, select="JAX207") == expected, i
+
+
+def test_unpacked_hashable_twins_stay_silent(tmp_path, monkeypatch):
+    cases = (
+        # evosax's fix: the sampling jitted with ints; here the helper hands back a tuple
+        {"m.py": SAME_FILE.replace('params = {"pop_size": n, "mu": n // 2}', "params = (n, n // 2)")
+         .replace('params["pop_size"]', "params[0]")},
+        # the params traced, not static
+        {"strategy.py": STRATEGY.replace(", static_argnums=(2))", ")"), "main.py": STRATEGY_MAIN},
+        # tuples made of the displays, and the int `depth` static: hashable
+        {"cfg.py": CONFIG_NO_JAX.replace("return layers, opts,", "return tuple(layers), tuple(opts.items()),"),
+         "model.py": FORWARD},
+    )
+    for i, files in enumerate(cases):
+        root = tmp_path / f"p{i}"
+        root.mkdir()
+        assert lint_files(root, monkeypatch, files, select="JAX207") == [], i
+
+
+# -- precision (fresh set 17's false findings) -------------------------------------------
+# scenic trainer_memory.py:563 (`jax.tree_util.tree_map(lambda h: h.delete(), train_batch)`
+# after the donating pmap: Array.delete() of a deleted array is a no-op, checked with JAX
+# 0.10.2); rebayes orfit_paper_reproduction.ipynb (a function only vmapped, never jitted,
+# reading a global rebound later: vmap traces every call); rebayes l-rvga-flax.ipynb (a
+# `%%time` cell that ends with `jnp.array(X)[:n]` after loading a data set)
+_DONATED = ("`{n}` was donated to the jitted call on line {line} (donate_argnums/donate_argnames): the call deleted "
+            "its buffer, and using it now raises `RuntimeError: Array has been deleted`. Rebind it to the result, or "
+            "don't donate it")
+
+DONATE = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, donate_argnums=(0, 1))
+def step(state, batch):
+    return state + batch["x"].sum()
+
+
+state = jnp.zeros(())
+batch = {"x": jnp.ones(3)}
+state = step(state, batch)
+AFTER
+"""
+
+
+def test_donated_array_deleted_again_is_no_read(tmp_path, monkeypatch):
+    silent = ("jax.tree_util.tree_map(lambda h: h.delete(), batch)", "jax.tree.map(lambda a: a.delete(), batch)",
+              'batch["x"].delete()')
+    for i, after in enumerate(silent):
+        root = tmp_path / f"p{i}"
+        root.mkdir()
+        assert lint_files(root, monkeypatch, {"m.py": DONATE.replace("AFTER", after)}, select="JAX506") == [], i
+    root = tmp_path / "read"
+    root.mkdir()
+    assert lint_files(root, monkeypatch, {"m.py": DONATE.replace("AFTER", 'print(batch["x"])')},
+                      select="JAX506") == [("JAX506", "m.py", 15, 7, _DONATED.format(n="batch", line=14))]
+
+
+VMAPPED = """\
+import jax
+import jax.numpy as jnp
+
+_div = lambda a, b: a / b
+S = 1.0
+
+
+def experiment(key):
+    return _div(key, 2.0) * S
+
+
+keys = jnp.ones(10)
+out = jax.vmap(experiment)(keys)
+_div = lambda a, b: a / (b + 1.0)
+S = 2.0
+out2 = jax.vmap(experiment)(keys)
+"""
+
+
+def test_global_read_only_under_vmap_is_not_stale(tmp_path, monkeypatch):
+    root = tmp_path / "vmap"
+    root.mkdir()
+    assert lint_files(root, monkeypatch, {"m.py": VMAPPED}, select="JAX405") == []
+    root = tmp_path / "jit"
+    root.mkdir()
+    jitted = VMAPPED.replace("jax.vmap(experiment)", "jax.jit(jax.vmap(experiment))").replace(
+        "out = jax.jit(jax.vmap(experiment))(keys)", "run = jax.jit(jax.vmap(experiment))\nout = run(keys)").replace(
+        "out2 = jax.jit(jax.vmap(experiment))(keys)", "out2 = run(keys)")
+    assert [f[:4] for f in lint_files(root, monkeypatch, {"m.py": jitted}, select="JAX405")] == [
+        ("JAX405", "m.py", 9, 12), ("JAX405", "m.py", 9, 29)]
+
+
+def _notebook(*cells: str) -> str:
+    import json
+
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": c} for c in cells]})
+
+
+def test_time_cell_ending_with_host_data_made_into_arrays(tmp_path, monkeypatch):
+    setup = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n@jax.jit\ndef f(x):\n    return x @ x.T\n"
+    loads = ("%%time\nX = np.load('data.npy')\nX = jnp.array(X)[:100]\n",
+             "%%time\nX = np.load('data.npy')\nY = jnp.asarray(X)\n",
+             "%%time\nX = np.load('data.npy')\nY = jax.device_put(X)\n")
+    for i, cell in enumerate(loads):
+        root = tmp_path / f"p{i}"
+        root.mkdir()
+        assert lint_files(root, monkeypatch, {"nb.ipynb": _notebook(setup, cell)}, select="JAX505") == [], i
+    root = tmp_path / "computed"
+    root.mkdir()
+    found = lint_files(root, monkeypatch, {"nb.ipynb": _notebook(setup, loads[0] + "Z = f(X)\n")}, select="JAX505")
+    assert [f[:2] for f in found] == [("JAX505", "nb.ipynb")]

@@ -471,7 +471,7 @@ class Evaluator:
             return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None \
-                and not self.index.imported_returns[written].startswith(("dispatched:", kinds.COUNTER)):  # JAX505's, JAX504's facts
+                and not self.index.imported_returns[written].startswith(("dispatched:", kinds.COUNTER, kinds.DISPLAYS)):  # JAX505's, JAX504's, JAX207's
             # a helper of another module of the project whose every return has one kind
             # (or hands back what it was given)
             returned = self.index.imported_returns[written]

@@ -757,3 +757,58 @@ def counter_return(node: cst.CSTNode) -> Optional[str]:
     value = body[0].body[0].value
     varying = [f"{p}@{i}" for i, p in enumerate(positional) if _varies(value, p, names - {p}) == "vary"]
     return COUNTER + ",".join(varying) if varying else None
+
+
+# a helper whose every return is a tuple display with a list/dict/set display (or a local
+# bound once to one) at some positions: ``displays:2:0=dict`` for ``params = {...}; ...;
+# return params, memory`` (what ``params, memory = init_strategy(...)`` unpacks: JAX207)
+DISPLAYS = "displays:"
+
+
+def display_elements(node: cst.CSTNode) -> Optional[str]:
+    """``displays:<n>:<i>=<kind>,...`` when every ``return`` of the plain function
+    ``node`` (which cannot fall off its end) is a tuple display of ``n`` elements whose
+    element ``i`` is a list/dict/set display, or a local the function binds once, to
+    such a display (a dict it fills in place stays a dict), on every return."""
+    from jaxlint.model.scopes import writes
+
+    if type(node) is not cst.FunctionDef or node.decorators or node.asynchronous is not None:
+        return None
+    body = node.body.body
+    last = body[-1] if body else None
+    if type(last) is cst.SimpleStatementLine:
+        last = last.body[-1]
+    if type(last) is not cst.Return:
+        return None
+    scopes = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    returns = [r for r in walk_tree(node.body, lambda n: type(n) in scopes) if type(r) is cst.Return]
+    if any(type(r) in (cst.Yield, cst.Await) for r in walk_tree(node.body, lambda n: type(n) in scopes)):
+        return None
+    params = {p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+
+    def kind(e: cst.BaseExpression) -> Optional[str]:
+        found = _DISPLAY_KINDS.get(type(e))
+        if found is not None or type(e) is not cst.Name or e.value in params:
+            return found
+        bound = writes(node, e.value)
+        if len(bound) != 1 or type(bound[0]) is not cst.Assign or len(bound[0].targets) != 1 \
+                or type(bound[0].targets[0].target) is not cst.Name:
+            return None
+        return _DISPLAY_KINDS.get(type(bound[0].value))
+
+    n = None
+    known: Optional[dict[int, Optional[str]]] = None
+    for r in returns:
+        v = r.value
+        if type(v) is not cst.Tuple or any(type(el) is cst.StarredElement for el in v.elements):
+            return None
+        if n is None:
+            n = len(v.elements)
+        elif n != len(v.elements):
+            return None
+        here = {i: kind(el.value) for i, el in enumerate(v.elements)}
+        known = here if known is None else {i: k for i, k in known.items() if k is not None and here.get(i) == k}
+    held = {i: k for i, k in (known or {}).items() if k is not None}
+    if not held or n is None:
+        return None
+    return f"{DISPLAYS}{n}:" + ",".join(f"{i}={k}" for i, k in sorted(held.items()))

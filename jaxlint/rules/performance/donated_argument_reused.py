@@ -310,6 +310,13 @@ class DonatedArgumentReused(Rule):
         self._unbind_targets([node.target])
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "delete":
+            base = node.value
+            while isinstance(base, cst.Subscript):
+                base = base.value  # `batch["x"].delete()`: an item of the donated tree, deleted again
+            if isinstance(base, cst.Name):
+                self._skip = base
+                return
         if isinstance(node.value, cst.Name) and node.attr.value in ("shape", "dtype", "ndim", "size", "is_deleted", "sharding", "aval", "weak_type", "delete"):
             self._skip = node.value
 
