@@ -263,7 +263,8 @@ def _kinds_out(interp: Interpreter) -> dict:
             if given is not None and not any(keyflow.key_like_name(p.split("=")[-1].split("@")[0])
                                              for p in given.split(":", 1)[1].split(",")):
                 given = None
-            given = given or kinds.display_return(unit)
+            given = given or kinds.display_return(unit) or kinds.counter_return(unit.node) \
+                or kinds.display_elements(unit.node)
             if given is None:
                 # a helper handing back a jitted call's result, not waited for (JAX505)
                 callee = dispatched.returns_dispatched(unit, interp.index, dispatched.imports_resolver(interp.index))

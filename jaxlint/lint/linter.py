@@ -719,6 +719,14 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
         return None
     out = {"calls": [], "sites": [], "summary": summary, "skipped": True}
     displays = _display_returns(module)
+    from jaxlint.model.kinds import counter_return, display_elements
+
+    for stmt in module.body:
+        counter = (counter_return(stmt) or display_elements(stmt)) if type(stmt) is cst.FunctionDef \
+            and stmt.name.value not in displays else None
+        if counter is not None:
+            # a schedule of a loop counter (JAX504); a tuple holding a list/dict/set (JAX207)
+            displays[stmt.name.value] = counter
     if displays:
         out["displays"] = displays  # its functions that build a list/dict/set (JAX207's helpers)
     from jaxlint.model.kinds import display_constants

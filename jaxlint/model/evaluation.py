@@ -136,6 +136,10 @@ class Evaluator:
                 return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
             q = self.imports.resolve_expr(e)
             if q is not None:
+                if e.value in self.index.imported_jits:
+                    # a jitted function of another module of the project, imported by name
+                    # (`from ops import attention`): a value passed on holds the jit
+                    return Value(kind=V.FUNCTION, qualname=q, transform="jax.jit")
                 return Value(kind=V.FUNCTION, qualname=q)
             return V.UNKNOWN_VALUE
         if t in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
@@ -152,6 +156,8 @@ class Evaluator:
                     known = self.index.imported_values.get(dotted_name(e) or "")
                     if known is not None and "int" in known:
                         return Value(kind=V.STATIC, const=known["int"])  # `config.N_STEPS`
+                if self.index.imported_jits and (dotted_name(e) or "") in self.index.imported_jits:
+                    return Value(kind=V.FUNCTION, qualname=q, transform="jax.jit")  # `ops.attention`
                 return Value(kind=V.FUNCTION, qualname=q)
             base = self.value(e.value)
             attr = e.attr.value
@@ -466,7 +472,7 @@ class Evaluator:
             return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
         if q is not None and written in self.index.imported_returns and head is None \
-                and not self.index.imported_returns[written].startswith("dispatched:"):  # JAX505's fact
+                and not self.index.imported_returns[written].startswith(("dispatched:", kinds.COUNTER, kinds.DISPLAYS)):  # JAX505's, JAX504's, JAX207's
             # a helper of another module of the project whose every return has one kind
             # (or hands back what it was given)
             returned = self.index.imported_returns[written]

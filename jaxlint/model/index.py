@@ -860,6 +860,14 @@ class Indexer:
             holder, (bseq, value) = found
             if value is None:
                 return holder.defs.get(expr.value), 0, frozenset(), None
+            if type(value) is cst.Call and type(value.func) is cst.Name and not value.args:
+                # `jax.jit(layer)` of `layer = Dense()`, a plain class of this file: the
+                # instance is called, so its `__call__` (own or inherited) runs, `self` bound
+                for c in self.index.classes:
+                    if c.name == value.func.value and not c.is_jax_module and _encloses(c.scope, holder):
+                        m = c.method("__call__")
+                        if m is not None:
+                            return m, bound_receiver(m), frozenset(), None
             # name = partial(f, ...) / name = jax.jit(f) / name = other_name
             return self.resolve_fn(value, holder, bseq, depth + 1)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
@@ -873,8 +881,10 @@ class Indexer:
                 value = found[1][1]
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                     for c in self.index.classes:
-                        if c.name == value.func.value and expr.attr.value in c.methods:
-                            m = c.methods[expr.attr.value]
+                        # its own method, else the one it inherits from a base of this file
+                        # (`jax.jit(layer.__call__)` of `layer = Dense()`, `Layer.__call__`)
+                        m = c.method(expr.attr.value) if c.name == value.func.value else None
+                        if m is not None:
                             return m, bound_receiver(m), frozenset(), None
             return none
         if isinstance(expr, cst.Call):
@@ -2956,3 +2966,11 @@ def _picks(cond: list, call: cst.Call, callee: Unit) -> bool:
     hidden = any(a.star for a in call.args)
     return bool(dual_mode.holds(cond, dual_mode.call_value(cond, arg, hidden)))
 
+
+def _encloses(outer: Optional[Unit], unit: Optional[Unit]) -> bool:
+    """Is ``outer`` the unit ``unit`` or one it is nested in?"""
+    while unit is not None:
+        if unit is outer:
+            return True
+        unit = unit.parent
+    return False

@@ -689,3 +689,126 @@ def dataclass_int_defaults(node: cst.ClassDef) -> dict[str, int]:
                         out[small.target.value] = n
     return out
 
+
+
+# a helper whose return changes with one of its parameters, one-to-one while the others
+# stay (``def cosine(step, total=10): return 0.1 * (1 + math.cos(math.pi * step /
+# total))``): ``counter:step@0`` (``counter:base@0,step@1`` for ``base * (step + 1)``).
+# Given a loop counter there, each iteration gets another value (a static argument made
+# so retraces every iteration: JAX504's schedules, here or in another module)
+COUNTER = "counter:"
+_MANY_VALUED = frozenset({"math.cos", "math.sin", "math.tan", "math.exp", "math.log", "math.sqrt", "math.tanh",
+                          "math.log1p", "math.expm1", "math.log2", "math.log10", "math.atan", "float", "int"})
+_FEW_VALUED_OPS = (cst.Modulo, cst.FloorDivide, cst.BitAnd, cst.BitOr, cst.BitXor, cst.RightShift, cst.LeftShift)
+_CONSTANT_ATTRS = frozenset({"math.pi", "math.e", "math.tau"})
+
+
+def _varies(e: cst.CSTNode, param: str, invariant: frozenset, depth: int = 0) -> Optional[str]:
+    """``vary`` when ``e`` is a one-to-one function of the name ``param`` (arithmetic with
+    constants and ``invariant`` names, ``math.cos``/``exp``/``log``... of one), ``inv``
+    when it reads only constants and ``invariant`` names, else None (unknown)."""
+    t = type(e)
+    if depth > 8:
+        return None
+    if t is cst.Name:
+        return "vary" if e.value == param else ("inv" if e.value in invariant else None)
+    if t in (cst.Integer, cst.Float):
+        return "inv"
+    if t is cst.Attribute:
+        return "inv" if dotted_name(e) in _CONSTANT_ATTRS else None
+    if t is cst.UnaryOperation and type(e.operator) is cst.Minus:
+        return _varies(e.expression, param, invariant, depth + 1)
+    if t is cst.BinaryOperation:
+        if isinstance(e.operator, _FEW_VALUED_OPS):
+            return None
+        left = _varies(e.left, param, invariant, depth + 1)
+        right = _varies(e.right, param, invariant, depth + 1)
+        if left is None or right is None:
+            return None
+        if left == "vary" and right == "vary":
+            return None  # (`step - step`, `step * step`: not shown one-to-one)
+        return "vary" if "vary" in (left, right) else "inv"
+    if t is cst.Call and len(e.args) == 1 and e.args[0].keyword is None and not e.args[0].star \
+            and dotted_name(e.func) in _MANY_VALUED:
+        return _varies(e.args[0].value, param, invariant, depth + 1)
+    return None
+
+
+def counter_return(node: cst.CSTNode) -> Optional[str]:
+    """``counter:<param>@<position>,...`` when the plain function ``node`` is one
+    ``return`` (after a docstring) of an expression that changes one-to-one with each
+    of the parameters listed while the others stay, its other names being parameters
+    or constants: a new value for each new value of such a parameter (``def cosine(step, total=10): return base * math.cos(
+    math.pi * step / total)``).  Read from the def's text alone (a module that never
+    names JAX tells it too)."""
+    if type(node) is not cst.FunctionDef or node.decorators or node.asynchronous is not None:
+        return None
+    body = [s for s in node.body.body if not (
+        type(s) is cst.SimpleStatementLine and len(s.body) == 1 and type(s.body[0]) is cst.Expr
+        and type(s.body[0].value) in (cst.SimpleString, cst.ConcatenatedString))]
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1 \
+            or type(body[0].body[0]) is not cst.Return or body[0].body[0].value is None:
+        return None
+    ps = node.params
+    if isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
+        return None
+    positional = [p.name.value for p in (*ps.posonly_params, *ps.params)]
+    names = frozenset(positional) | frozenset(p.name.value for p in ps.kwonly_params)
+    value = body[0].body[0].value
+    varying = [f"{p}@{i}" for i, p in enumerate(positional) if _varies(value, p, names - {p}) == "vary"]
+    return COUNTER + ",".join(varying) if varying else None
+
+
+# a helper whose every return is a tuple display with a list/dict/set display (or a local
+# bound once to one) at some positions: ``displays:2:0=dict`` for ``params = {...}; ...;
+# return params, memory`` (what ``params, memory = init_strategy(...)`` unpacks: JAX207)
+DISPLAYS = "displays:"
+
+
+def display_elements(node: cst.CSTNode) -> Optional[str]:
+    """``displays:<n>:<i>=<kind>,...`` when every ``return`` of the plain function
+    ``node`` (which cannot fall off its end) is a tuple display of ``n`` elements whose
+    element ``i`` is a list/dict/set display, or a local the function binds once, to
+    such a display (a dict it fills in place stays a dict), on every return."""
+    from jaxlint.model.scopes import writes
+
+    if type(node) is not cst.FunctionDef or node.decorators or node.asynchronous is not None:
+        return None
+    body = node.body.body
+    last = body[-1] if body else None
+    if type(last) is cst.SimpleStatementLine:
+        last = last.body[-1]
+    if type(last) is not cst.Return:
+        return None
+    scopes = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    returns = [r for r in walk_tree(node.body, lambda n: type(n) in scopes) if type(r) is cst.Return]
+    if any(type(r) in (cst.Yield, cst.Await) for r in walk_tree(node.body, lambda n: type(n) in scopes)):
+        return None
+    params = {p.name.value for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)}
+
+    def kind(e: cst.BaseExpression) -> Optional[str]:
+        found = _DISPLAY_KINDS.get(type(e))
+        if found is not None or type(e) is not cst.Name or e.value in params:
+            return found
+        bound = writes(node, e.value)
+        if len(bound) != 1 or type(bound[0]) is not cst.Assign or len(bound[0].targets) != 1 \
+                or type(bound[0].targets[0].target) is not cst.Name:
+            return None
+        return _DISPLAY_KINDS.get(type(bound[0].value))
+
+    n = None
+    known: Optional[dict[int, Optional[str]]] = None
+    for r in returns:
+        v = r.value
+        if type(v) is not cst.Tuple or any(type(el) is cst.StarredElement for el in v.elements):
+            return None
+        if n is None:
+            n = len(v.elements)
+        elif n != len(v.elements):
+            return None
+        here = {i: kind(el.value) for i, el in enumerate(v.elements)}
+        known = here if known is None else {i: k for i, k in known.items() if k is not None and here.get(i) == k}
+    held = {i: k for i, k in (known or {}).items() if k is not None}
+    if not held or n is None:
+        return None
+    return f"{DISPLAYS}{n}:" + ",".join(f"{i}={k}" for i, k in sorted(held.items()))

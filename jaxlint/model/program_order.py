@@ -395,3 +395,27 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                     if across(uses, at, def_at, seq) and not cleared_after(seq, uses, at):
                         out.setdefault(name, set()).add((module, attr))
     return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}
+
+
+def driving_callers(index, traced) -> list:
+    """The functions of the file, defined at its top level and run on the
+    host (not traced), that call ``traced`` in their body, directly or through another
+    such function (``def generate(key): ... sample_token(k, logits)``): a call of one
+    of them, in the driving code, calls ``traced``.  Read from the call graph the index
+    keeps (no walk); a function that rebinds or takes ``traced``'s name is not its
+    caller."""
+    module = index.module_unit
+    callers_of: dict[int, list] = {}
+    for u in index.units:
+        if u.parent is module and u.cls is None and isinstance(u.node, cst.FunctionDef) and not u.traced \
+                and not u.reasons:
+            for c in index.call_edges.get(id(u), ()):
+                callers_of.setdefault(c, []).append(u)
+    out: list = []
+    todo = [traced]
+    while todo:
+        for u in callers_of.get(id(todo.pop()), ()):
+            if u not in out and u is not traced:
+                out.append(u)
+                todo.append(u)
+    return out

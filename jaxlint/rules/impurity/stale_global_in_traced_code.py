@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after
+from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
                                 self_writes, walk_tree)
@@ -97,9 +97,15 @@ class StaleGlobalRead(Rule):
         "assignment that gives the name another function ends the old one's uses); a name "
         "the function calls, or hands to a transformation that calls it (`jax.vmap(act)(x)`, "
         "`lax.map(step, xs)`), counts when it is set to another function (`act = jnp.tanh`, "
-        "a lambda);\n"
+        "a lambda); a call of a helper of the file that calls the jitted function "
+        "(`generate` calling the jitted `sample_token`, directly or through another such "
+        "helper) is a call of it too, at the top level and in a function that rebinds the "
+        "name through `global`;\n"
         "* a local of the enclosing function that a jitted closure or lambda reads, "
-        "reassigned between two calls of it;\n"
+        "reassigned between two calls of it, or rebound by a `nonlocal` setter that the "
+        "enclosing function returns with the jitted closure (`return act, set_bias`, "
+        "`return jax.jit(apply), set_scale`) when the code that unpacks the two calls the "
+        "setter between two calls of the jit;\n"
         "* an attribute of a module or module-level object (`config.lr`), or an attribute "
         "chain (`cfg.model.scale`), set again in this file between two calls;\n"
         "* an attribute of a module of the project (`settings.g`, `config.LR`) that another "
@@ -107,8 +113,10 @@ class StaleGlobalRead(Rule):
         "jit(impure_uses_globals)`, `from pkg.train import step`, `train.step(...)`), at its "
         "top level or in a function's body, in program order;\n"
         "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
-        "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
-        "`obj.x` between two calls (not when that method is the one place the file "
+        "`jax.jit(obj.method)`), also in a lambda or def nested in it (`jax.tree.map(lambda "
+        "p, g: p - self.lr * g, ...)`), when another method sets `self.x` or the driving code sets "
+        "`obj.x` between two calls (of the method, or of the attribute a method keeps its jit "
+        "in: `self.step = jax.jit(self._step)` ... `t.step(...)`) (not when that method is the one place the file "
         "transforms the class's methods, `pmap(partial(self.step, ...))` built on every call: "
         "each call traces anew);\n"
         "* a module global of a jitted function changed between two calls without being "
@@ -1215,6 +1223,9 @@ class StaleGlobalRead(Rule):
         # ever follows with `.` or `[` (those alone can be changed in place): once per file
         self._global_writers: Optional[dict[str, list[Unit]]] = None
         self._dotted: Optional[frozenset[str]] = None
+        # a global's rebinding after a call -> the function that call named (the jit, or a
+        # helper of the file that calls it)
+        self._late_callee: dict[int, str] = {}
 
     def _writers_of(self, name: str) -> list[Unit]:
         """The units of the file that declare ``global name`` and assign it."""
@@ -1319,6 +1330,8 @@ class StaleGlobalRead(Rule):
         mv = ctx.module_value(n)
         if mv is not None and (mv.kind == V.MODULE or (mv.kind == V.FUNCTION and not called)):
             return
+        if not _caching(unit):
+            return  # traced only by transformations that trace every call (`jax.vmap(f)(x)`)
         outer = _outermost(unit)
         seq = self._seq(ctx.index.module_unit)
         def_at = seq.index(outer.node)
@@ -1341,7 +1354,7 @@ class StaleGlobalRead(Rule):
             self.report(
                 node,
                 f"`{n}` is a module global that `{writer}` reassigns (`global {n}`, line "
-                f"{{related_line}}) after calling `{outer.name}`: under jit its value is read once, "
+                f"{{related_line}}) after calling `{self._late_callee.get(id(stmt), outer.name)}`: under jit its value is read once, "
                 "at trace time, and baked into the compiled function, so the later calls still use "
                 "the old value until a retrace. Pass it as an argument",
                 related=stmt,
@@ -1370,6 +1383,15 @@ class StaleGlobalRead(Rule):
             return
         names, defined_at = self._names_of(outer, seq)
         uses = seq.uses(names, defined_at)
+        if names and _jitted(outer):
+            # a helper of the file that calls the jitted function (`generate` calling
+            # `sample_token`): each call of it in the driving code calls the jit too
+            callers = driving_callers(ctx.index, outer)
+            for caller in callers:
+                uses = sorted({*uses, *seq.uses({caller.name}, seq.index(caller.node))})
+            if callers:
+                # (a `def` that names a function in its body calls nothing yet)
+                uses = [(i, loop) for i, loop in uses if not isinstance(seq.stmts[i], (cst.FunctionDef, cst.ClassDef))]
         # a rebinding matters only if the function was called (traced) before it and can be
         # called again after it: a notebook that rebinds `x` for other code is fine
         later = [a for a in assigns if seq.at[id(a)] > def_at and across(uses, seq.at[id(a)], def_at, seq)
@@ -1489,6 +1511,8 @@ class StaleGlobalRead(Rule):
         names, def_at = self._names_of(outer, seq)
         if def_at is None or not names:
             return
+        if id(node) not in self._calls and self._set_through_setter(node, n, owner, outer):
+            return
         assigns = [w for w in writes(owner.node, n) if seq.index(w) is not None
                    and not _attribute_store_unread(w, n, outer.node)]
         if len(assigns) < 2 or id(node) in self._calls and not all(_other_function(a, n) for a in assigns):
@@ -1517,6 +1541,64 @@ class StaleGlobalRead(Rule):
             related=later[0],
         )
 
+    def _set_through_setter(self, node: cst.Name, n: str, owner: Unit, outer: Unit) -> bool:
+        """``n``, a local of ``owner`` read by the jitted closure ``outer``, is rebound by
+        a sibling def (``def set_bias(b): nonlocal bias; bias = b``) that ``owner`` returns
+        with ``outer`` (``return act, set_bias``), and the code that unpacks the two
+        (``act, set_bias = make_policy(w)``) calls the setter between two calls of the
+        jit: reported (True)."""
+        setters = {name: u for name, u in owner.defs.items()
+                   if n in u.nonlocal_names and n in u.assigned and u is not outer}
+        if not setters:
+            return False
+        places: Optional[tuple[int, dict[int, str]]] = None
+        for r in walk_tree(owner.node, lambda x: type(x) in (cst.FunctionDef, cst.Lambda, cst.ClassDef),
+                           with_root=False):
+            if not isinstance(r, cst.Return) or not isinstance(r.value, cst.Tuple):
+                continue
+            names = [_returned_name(self.ctx, e.value) for e in r.value.elements]
+            if outer.name in names and any(x in setters for x in names):
+                places = (names.index(outer.name), {i: x for i, x in enumerate(names) if x in setters})
+        if places is None:
+            return False
+        at_fn, at_setters = places
+        for scope in self._scopes():
+            if scope is owner:
+                continue
+            seq = self._seq(scope)
+            for i, stmt in enumerate(seq.stmts):
+                if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 \
+                        or not isinstance(stmt.body[0], cst.Assign) or len(stmt.body[0].targets) != 1:
+                    continue
+                a = stmt.body[0]
+                target = a.targets[0].target
+                if not (isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Name)
+                        and a.value.func.value == owner.name and isinstance(target, (cst.Tuple, cst.List))):
+                    continue
+                bound = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+                if len(bound) <= max(at_fn, *at_setters) or bound[at_fn] is None:
+                    continue
+                uses = [u for u in seq.uses({bound[at_fn]}, i) if u[0] != i]
+                for k, setter in at_setters.items():
+                    if bound[k] is None:
+                        continue
+                    for j, _ in seq.uses({bound[k]}, i):
+                        if j != i and across(uses, j, i, seq):
+                            self._reported.add((id(self.ctx.unit), n))
+                            self.report(
+                                node,
+                                f"`{n}` is a local of `{owner.name}` that `{setter}` reassigns "
+                                f"(`nonlocal {n}`), and `{bound[k]}` is called (line {{related_line}}) "
+                                f"between two calls of `{bound[at_fn]}`: the compiled function keeps "
+                                "the value it read when it was traced, so the later calls still use "
+                                "the old value until a retrace. Pass it as an argument",
+                                related=next((c for c in descendants(seq.stmts[j]) if isinstance(c, cst.Call)
+                                              and isinstance(c.func, cst.Name) and c.func.value == bound[k]),
+                                             seq.stmts[j]),
+                            )
+                            return True
+        return False
+
     # -- attributes read at trace time --------------------------------------------
     def _attribute(self, node: cst.Attribute) -> None:
         ctx = self.ctx
@@ -1539,7 +1621,14 @@ class StaleGlobalRead(Rule):
         if not _caching(unit):
             return
         if b == "self" and unit.cls is not None and unit.params and unit.params[0].name == "self":
-            self._self_attribute(node, dotted)
+            self._self_attribute(node, dotted, unit)
+            return
+        if b == "self":
+            # a lambda or a def nested in a jitted method (`jax.tree.map(lambda p, g: p -
+            # self.lr * g, ...)`): its `self` is the method's, read under the method's trace
+            method = _enclosing_method(unit)
+            if method is not None and method.traced and _caching(method):
+                self._self_attribute(node, dotted, method)
             return
         # `config.lr`: an attribute of a module-level name (an imported module, a
         # namespace class, an object), set again in this file after a call
@@ -1630,12 +1719,12 @@ class StaleGlobalRead(Rule):
             u = u.parent
         return False
 
-    def _self_attribute(self, node: cst.Attribute, dotted: str) -> None:
-        """``self.x`` read in a method traced with ``self`` a Python object (a static
-        argument, or the instance of a bound method given to jit): a later
-        ``obj.x = ...`` or a setter method is not seen by the cached trace."""
+    def _self_attribute(self, node: cst.Attribute, dotted: str, unit: Unit) -> None:
+        """``self.x`` read in a method ``unit`` traced with ``self`` a Python object (a
+        static argument, or the instance of a bound method given to jit), or in a lambda
+        or def nested in it: a later ``obj.x = ...`` or a setter method is not seen by the
+        cached trace."""
         ctx = self.ctx
-        unit = ctx.unit
         cls = unit.cls
         if cls is None or cls.is_jax_module or "self" in unit.traced_params or unit.name in _SETUP:
             return
@@ -1695,7 +1784,9 @@ class StaleGlobalRead(Rule):
                     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
                             and value.func.value == cls.name):
                         continue
-                    uses = seq.uses({f"{var}.{unit.name}"}, None)
+                    names = (unit.name, *self._holders(cls, unit))
+                    uses = seq.uses({f"{var}.{n}" for n in names}, None)
+                    called = next((n for n in names if seq.uses({f"{var}.{n}"}, None)), unit.name)
                     for stmt2 in seq.stmts[i + 1:]:
                         for w in attribute_writes(stmt2, f"{var}.{attr}"):
                             at = seq.at[id(w)]
@@ -1704,13 +1795,31 @@ class StaleGlobalRead(Rule):
                                 self.report(
                                     node,
                                     f"`{var}.{attr}` is set again (line {{related_line}}) after "
-                                    f"`{var}.{unit.name}` has been called: it is jitted with `self` "
+                                    f"`{var}.{called}` has been called: it is jitted with `self` "
                                     "a Python object, so the compiled function keeps the value "
                                     "read at its first trace and the later calls ignore the "
                                     "change. Pass it as an argument (or make the object a pytree)",
                                     related=w,
                                 )
                                 return
+
+    def _holders(self, cls, unit: Unit) -> tuple[str, ...]:
+        """The attributes the class's methods keep a jit of the method ``unit`` in
+        (``self.step = jax.jit(self._step)`` in ``__init__``: ``step``), so that the
+        driving code's ``t.step(...)`` calls it."""
+        out = []
+        for site in self.ctx.index.sites:
+            if site.call is None or site.scope.cls is not cls or not any(
+                    isinstance(n, cst.Attribute) and n.attr.value == unit.name and isinstance(n.value, cst.Name)
+                    and n.value.value == "self" for n in walk_tree(site.fn_expr)):
+                continue
+            for n in walk_tree(site.scope.node):
+                if isinstance(n, cst.Assign) and n.value is site.call:
+                    for t in n.targets:
+                        if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                                and t.target.value.value == "self":
+                            out.append(t.target.attr.value)
+        return tuple(out)
 
     def _rebuilt_by(self, setter: Unit) -> bool:
         """Is every transformation of this class's methods written in the file applied
@@ -1787,15 +1896,21 @@ class StaleGlobalRead(Rule):
     def _rebound_after_call(self, name: str, outer: Unit) -> Optional[tuple[str, cst.CSTNode]]:
         """A function of the file that declares ``global name`` and assigns it after it
         called ``outer`` (the traced function): (its name, the assignment)."""
-        for w in self._writers_of(name):
+        writers = self._writers_of(name)
+        if not writers:
+            return None
+        # the jit, or a helper of the file that calls it (`model` calling the jitted `apply`)
+        callees = {outer.name} | ({c.name for c in driving_callers(self.ctx.index, outer)} if _jitted(outer) else set())
+        for w in writers:
             if w is outer:
                 continue
             bound = {id(b) for b in writes(w.node, name)}
-            called = False
+            called = None
             for n in descendants(w.node):
-                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == outer.name:
-                    called = True
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in callees:
+                    called = called or n.func.value
                 elif called and id(n) in bound:
+                    self._late_callee[id(n)] = called
                     return w.name, n
         return None
 
@@ -2043,6 +2158,28 @@ _UNCACHED = ("jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.ja
              "jax.jvp", "jax.vjp", "jax.linearize", "jax.checkpoint", "jax.remat")
 
 
+def _returned_name(ctx, e: cst.BaseExpression) -> Optional[str]:
+    """The local function a returned element names: ``act``, or ``apply`` of
+    ``jax.jit(apply)`` (a transformation's first argument)."""
+    if isinstance(e, cst.Call) and e.args and e.args[0].keyword is None and not e.args[0].star \
+            and apis.transform_for(ctx.qualname(e.func)) is not None:
+        e = e.args[0].value
+    return e.value if isinstance(e, cst.Name) else None
+
+
+def _enclosing_method(unit: Unit) -> Optional[Unit]:
+    """The method whose ``self`` a lambda or def nested in it reads (none of the
+    functions between binds ``self``): the method, else None."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module and u.cls is None:
+        if any(p.name == "self" for p in u.params) or "self" in u.assigned:
+            return None
+        u = u.parent
+    if u is None or u is unit or u.cls is None or not u.params or u.params[0].name != "self":
+        return None
+    return u
+
+
 def _caching(unit: Unit) -> bool:
     """Does ``unit`` (or the function it is nested in) run under a transformation that
     caches its trace (jit, pmap, the lax loops and conditionals), as far as this file
@@ -2052,8 +2189,8 @@ def _caching(unit: Unit) -> bool:
         own = [r for r in u.reasons if r.startswith(("decorated with", "wrapped by", "a body passed to"))]
         if any(not r.endswith(_UNCACHED) for r in own):
             return True
-        if u.reasons and not own:
-            return True  # traced as a helper of traced code
+        if u.reasons and not own and not all(r.endswith(_UNCACHED) for r in u.reasons):
+            return True  # traced as a helper of traced code (not only of `jax.vmap`'d code)
         u = u.parent
     return False
 

@@ -25,7 +25,8 @@ class DonatedArgumentReused(Rule):
         "read of a variable that was passed in a donated position, before the variable is "
         "bound again. `params = update(params, grads)` (the usual pattern) rebinds the name "
         "and stays silent; reading `.shape`/`.dtype`/`.ndim`/`.size` or `.is_deleted()` is "
-        "allowed. A value known to be a NumPy array (which JAX copies, not donates) is skipped."
+        "allowed, and so is deleting it again (`x.delete()`, `jax.tree.map(lambda h: h.delete(), "
+        "batch)`: a no-op on deleted buffers). A value known to be a NumPy array (which JAX copies, not donates) is skipped."
     )
     why_bad = (
         "Donation lets XLA reuse the input buffer for the output; the donated `jax.Array` is "
@@ -309,7 +310,14 @@ class DonatedArgumentReused(Rule):
         self._unbind_targets([node.target])
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if isinstance(node.value, cst.Name) and node.attr.value in ("shape", "dtype", "ndim", "size", "is_deleted", "sharding", "aval", "weak_type"):
+        if node.attr.value == "delete":
+            base = node.value
+            while isinstance(base, cst.Subscript):
+                base = base.value  # `batch["x"].delete()`: an item of the donated tree, deleted again
+            if isinstance(base, cst.Name):
+                self._skip = base
+                return
+        if isinstance(node.value, cst.Name) and node.attr.value in ("shape", "dtype", "ndim", "size", "is_deleted", "sharding", "aval", "weak_type", "delete"):
             self._skip = node.value
 
     _skip: Optional[cst.CSTNode] = None
@@ -326,6 +334,12 @@ class DonatedArgumentReused(Rule):
             q = self.ctx.qualname(func)
             abstract = q == "jax.eval_shape" or (
                 isinstance(func, cst.Call) and self.ctx.qualname(func.func) == "jax.make_jaxpr")
+        if not abstract:
+            # `jax.tree.map(lambda h: h.delete(), batch)`: deleting what is already deleted
+            # is a no-op (`Array.delete()` returns when the buffers are gone), no read
+            q = self.ctx.qualname(func)
+            fn = node.args[0].value if node.args and node.args[0].keyword is None else None
+            abstract = q in _TREE_MAPS and isinstance(fn, cst.Lambda) and _deletes_param(fn)
         if abstract:
             self._abstract = self._abstract | {id(a.value) for a in node.args if isinstance(a.value, cst.Name)}
 
@@ -382,6 +396,18 @@ class _Branches:
         self.body: list = []
         self.orelse: list = []
         self.suspended: list = []
+
+
+_TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
+
+
+def _deletes_param(fn: cst.Lambda) -> bool:
+    """``lambda h: h.delete()``: the lambda only deletes its one parameter."""
+    ps = fn.params.params
+    body = fn.body
+    return len(ps) == 1 and isinstance(body, cst.Call) and not body.args \
+        and isinstance(body.func, cst.Attribute) and body.func.attr.value == "delete" \
+        and isinstance(body.func.value, cst.Name) and body.func.value.value == ps[0].name.value
 
 
 def _ends(block: cst.BaseSuite) -> bool:

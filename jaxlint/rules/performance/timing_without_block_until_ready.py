@@ -47,6 +47,10 @@ _NUMPY_BUILDERS = frozenset(
 )
 
 
+# calls that make host data into JAX arrays: a copy, no computation (a `%%time` cell that
+# ends with them measures the cell's host work, not a dispatch)
+_CONVERSIONS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
+
 class TimingWithoutBlocking(Rule):
     code = "JAX505"
     name = "timing-without-block-until-ready"
@@ -59,7 +63,8 @@ class TimingWithoutBlocking(Rule):
         "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
         "started (a call of a jitted function, also of a parameter that every call of the "
         "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`, "
-        "`bench(g, x)` with `@jax.jit def g` in the calling module), "
+        "`bench(g, x)` with `@jax.jit def g` in the calling module or imported from another "
+        "module of the project: `from ops import attention`, `ops.attention`), "
         "a callable another transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`, "
         "`jax.vmap(f)(x)`, `eqx.filter_vmap`), "
         "or of `jnp`/`lax`/`jax.random`/`jax.nn`; also a helper, of this module or another, "
@@ -77,7 +82,10 @@ class TimingWithoutBlocking(Rule):
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
-        "nothing. A call of an ahead-of-time compiled function (`compiled = "
+        "nothing. A `%%time`/`%%timeit` cell is flagged when it ends with JAX work not "
+        "waited for, but not when that work is only host data made into arrays (`X = "
+        "jnp.array(X)[:n]` after loading a data set: `jnp.array`/`jnp.asarray`/"
+        "`jax.device_put`, a copy, not a computation). A call of an ahead-of-time compiled function (`compiled = "
         "jax.jit(f).lower(x).compile()`, also through `.trace(x)`) starts JAX work like a jitted "
         "call. A benchmark's timed loop, `while state:` on a parameter that the loop body never "
         "names and never breaks out of (google_benchmark's protocol: the object decides when the "
@@ -1007,6 +1015,10 @@ class TimingWithoutBlocking(Rule):
             return
         if start is None or self._start is not start:
             return
+        if self._pending and all(self.ctx.qualname(c.func) in _CONVERSIONS for c in self._pending):
+            # the cell's JAX work still pending is only host data made into arrays
+            # (`X = jnp.array(X)[:n]` after loading a data set): no computation to wait for
+            self._pending = []
         if self._pending:
             last = self._pending[-1]
             self.report(

@@ -10,9 +10,10 @@ from jaxlint.model.dimensions import dimension_params
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model import apis
+from jaxlint.model import apis, kinds
+from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
-from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
+from jaxlint.model.walk import assigned_in, dotted_name, int_value, positional_args, walk_tree
 
 
 _FILTER_JITS = frozenset({"equinox.filter_jit"})
@@ -93,7 +94,44 @@ def _counter_in(e: cst.BaseExpression, counters, ctx=None, depth: int = 0) -> Op
     if isinstance(e, cst.Call) and ctx is not None and ctx.builtin_name(e.func) in ("int", "float") \
             and len(e.args) == 1 and e.args[0].keyword is None and not e.args[0].star:
         return _counter_in(e.args[0].value, counters, ctx, depth + 1)
+    if isinstance(e, cst.Call) and ctx is not None:
+        # a helper whose return changes one-to-one with a parameter (`cosine(i)` of `def
+        # cosine(step, total=10): return 0.1 * math.cos(math.pi * step / total)`), of this
+        # file or of another module of the project (its `counter:` fact)
+        args = _schedule_arguments(ctx, e)
+        found = [c for c in (_counter_in(a, counters, ctx, depth + 1) for a in args) if c is not None]
+        if len(found) == 1 and all(_counter_in(a, counters, ctx, depth + 1) is not None or _invariant(ctx, a)
+                                   for a in args):
+            return found[0]  # one of them changes with the counter, the others stay
     return None
+
+
+def _schedule_arguments(ctx, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments of ``call`` that its callee's result changes one-to-one with, each
+    while the others stay (model/kinds.py ``counter_return``), as the call passes them
+    (one it leaves out keeps its default); [] when unknown."""
+    if any(a.star for a in call.args):
+        return []
+    written = dotted_name(call.func)
+    fact = None
+    if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
+        fact = ctx.index.imported_returns[written]
+    elif isinstance(call.func, cst.Name):
+        v = ctx.value(call.func)
+        if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
+            fact = kinds.counter_return(v.unit.node)
+    if fact is None or not fact.startswith(kinds.COUNTER):
+        return []
+    pos = [a for a in call.args if a.keyword is None]
+    out = []
+    for held in fact[len(kinds.COUNTER):].split(","):
+        name, _, at = held.rpartition("@")
+        kw = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        i = int(at) if at.isdigit() else -1
+        arg = kw if kw is not None else (pos[i].value if 0 <= i < len(pos) else None)
+        if arg is not None:  # (else left to its default: the same on every call)
+            out.append(arg)
+    return out
 
 
 def _float_leaves(e: cst.BaseExpression, path: tuple = (), depth: int = 0):
@@ -182,7 +220,11 @@ class VaryingStaticArgument(Rule):
         "function jitted with `static_argnums`/`static_argnames` where the static argument is "
         "the loop counter `i`, or a value that changes with it: `i` combined with constants, "
         "names the loop does not bind or other counters (`i + 1`, `float(i) / n`, `2 ** i`), "
-        "`int`/`float` of one, or a name the loop binds once to one (`lr = 0.5 * (i + 1)`); not "
+        "`int`/`float` of one, a name the loop binds once to one (`lr = 0.5 * (i + 1)`), or a "
+        "call of a helper (of this file, or of another module of the project, also one that "
+        "never names JAX) that is one `return` of such arithmetic of a parameter given one "
+        "(`lr=cosine(i)` of `def cosine(step, total=10): return 0.1 * (1 + math.cos(math.pi * "
+        "step / total))`; `math.cos`/`exp`/`log`/`sqrt`... of one count); not "
         "`i % k`, `i // k` or `min(i, k)`, which take few values. The jitted function is "
         "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
         "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls.\n\n"

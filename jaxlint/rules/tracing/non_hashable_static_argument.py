@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model import apis
+from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
 from jaxlint.model.kinds import DISPLAY
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
@@ -90,7 +90,9 @@ class NonHashableStaticArg(Rule):
         "Values reach the call through names too: a name its scope binds once (a dict at module "
         "level or under `if __name__ == \"__main__\":`, a JAX or NumPy array), a helper of the "
         "file (or of another module of the project, also one that never names JAX) whose every "
-        "`return` is a list/dict/set display, an attribute every instance holds a list/dict/set "
+        "`return` is a list/dict/set display, a name unpacked from such a helper's tuple "
+        "(`params, memory = init_strategy(...)` where every `return` is `params, memory` with "
+        "`params` bound once there to a dict display), an attribute every instance holds a list/dict/set "
         "or NumPy array in (`self.cfg = dict(s=s)` once in `__init__` of a class of the file, "
         "assigned nowhere else, read through `self` or an instance built in the caller), the "
         "list/dict/set default of the calling function's parameter when a call of that function "
@@ -1607,7 +1609,7 @@ class NonHashableStaticArg(Rule):
                     if what is not None:
                         return what if isinstance(bound, (cst.Name, cst.Attribute)) or " (" in what \
                             else f"{what} (`{e.value}` is bound to `{_short(ctx.code(bound))}`)"
-            return self._imported_display(e) or self._from_callers(e.value)
+            return self._imported_display(e) or self._unpacked_display(e) or self._from_callers(e.value)
         if isinstance(e, cst.Attribute) and depth < 4:
             return self._constructor_arg(e, depth) or self._init_field(e) or self._imported_display(e) \
                 or self._class_attribute(e)
@@ -1626,6 +1628,50 @@ class NonHashableStaticArg(Rule):
                 or unit.arg_kinds.get(name) != v.kind:
             return None
         return f"{what} (every call of `{unit.name}` passes one for `{name}`)"
+
+    def _unpacked_display(self, e: cst.Name) -> Optional[str]:
+        """``params`` of ``params, memory = init_strategy(...)``, the one binding of the
+        name in its scope, where every return of the helper (of this file, or of another
+        module of the project: its ``displays:`` fact, model/kinds.py) is a tuple with a
+        list/dict/set display, or a local bound once to one, at that position."""
+        ctx = self.ctx
+        scope = ctx.unit
+        while scope is not None and not scope.is_module and e.value not in scope.assigned \
+                and scope.param(e.value) is None:
+            scope = scope.parent
+        if scope is None or (not scope.is_module and scope.param(e.value) is not None):
+            return None
+        bound = writes(scope.node, e.value)
+        if len(bound) != 1 or not isinstance(bound[0], cst.Assign) or len(bound[0].targets) != 1:
+            return None
+        assign = bound[0]
+        target = assign.targets[0].target
+        call = assign.value
+        if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(call, cst.Call) \
+                or any(isinstance(el, cst.StarredElement) for el in target.elements):
+            return None
+        at = next((i for i, el in enumerate(target.elements)
+                   if isinstance(el.value, cst.Name) and el.value.value == e.value), None)
+        if at is None:
+            return None
+        written = dotted_name(call.func)
+        fact = None
+        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
+            fact = ctx.index.imported_returns[written]
+        elif isinstance(call.func, cst.Name):
+            v = ctx.value(call.func)
+            if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
+                fact = kinds.display_elements(v.unit.node)
+        if fact is None or not fact.startswith(kinds.DISPLAYS):
+            return None
+        n, _, held = fact[len(kinds.DISPLAYS):].partition(":")
+        if not n.isdigit() or int(n) != len(target.elements):
+            return None
+        for item in held.split(","):
+            i, _, what = item.partition("=")
+            if i.isdigit() and int(i) == at:
+                return f"a {what} (`{e.value}` is unpacked from what `{written or ctx.code(call.func)}` returns)"
+        return None
 
     def _imported_display(self, e: cst.BaseExpression) -> Optional[str]:
         """``PARAMS`` imported from another module of the project (``from env import
