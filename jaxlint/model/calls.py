@@ -17,6 +17,7 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
+from jaxlint.model.overrides import subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
@@ -69,6 +70,10 @@ class ExternalCall:
     # ``read``: an attribute read, which runs the member only where it is a property
     self_leaves: bool = False
     read: bool = False
+    # ``self.m(...)`` in a method of a module-level class (``callee`` ``@mod:Cls``,
+    # ``returned`` "m"): the overrides of ``m`` in the project's subclasses of other
+    # modules that inherit the caller run it too (model/overrides.py, project/facts.py)
+    overrides: bool = False
 
 
 class CallEffects:
@@ -524,6 +529,7 @@ class CallEffects:
         target: Optional[Unit] = None
         n_bound = 0
         fresh: Optional[bool] = None  # a method call: is its receiver built in this trace?
+        overrides: list[Unit] = []  # `self.m(...)`: the subclasses' overrides that may run too
         wrapped: Optional[cst.BaseExpression] = None  # `f` of `jax.grad(f)(x)`
         if isinstance(func, cst.Name):
             v = self.lookup(func.value)
@@ -537,6 +543,16 @@ class CallEffects:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.method(func.attr.value)
+                # `self.step_env(...)` in `Env.step`: on an instance of a subclass that
+                # inherits `step`, that subclass's override runs (model/dispatch.py)
+                overrides = subclass_overrides(self.index.classes, self.unit, func.attr.value)
+                own_cls = self.unit.cls
+                if own_cls.scope is not None and own_cls.scope.is_module and self.settings.module is not None \
+                        and self.unit.name not in ("__init__", "__post_init__"):
+                    # ... and those of its subclasses in other modules (project/facts.py)
+                    self._external_call(call, callee_name=f"@{self.settings.module}:{own_cls.name}",
+                                        returned=func.attr.value, method="." + func.attr.value,
+                                        overrides=True)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
                 # (in a constructor, `self` is the object being built: the trace's own)
                 fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
@@ -661,6 +677,15 @@ class CallEffects:
             return
         if target is self.unit or target.host:
             return
+        self._enter_target(call, func, target, n_bound, fresh)
+        if overrides:
+            for other in overrides:
+                if other is not target and other is not self.unit and not other.host:
+                    self._enter_target(call, func, other, bound_receiver(other), fresh)
+
+    def _enter_target(self, call: cst.Call, func: cst.BaseExpression, target: Unit, n_bound: int,
+                      fresh: Optional[bool]) -> None:
+        """``call`` in traced code runs ``target`` (``n_bound``: its receiver's parameters)."""
         reason = f"called from traced `{self.unit.name}`"
         if type(func) is cst.Attribute and n_bound:
             self._pytree_receiver(func, target, reason)
@@ -1017,7 +1042,7 @@ class CallEffects:
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
                        ctor: bool = False, fresh: bool = False, self_leaves: bool = False,
-                       read: bool = False) -> None:
+                       read: bool = False, overrides: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -1076,6 +1101,7 @@ class CallEffects:
             fresh=fresh,
             self_leaves=self_leaves,
             read=read,
+            overrides=overrides,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

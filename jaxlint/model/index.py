@@ -629,7 +629,9 @@ class Indexer:
             scope=parent,
         )
         # a class deriving from a class defined in this file (a jax-module class: it is one)
-        written = [dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))]
+        # (`Base[T]`, a generic base subscripted: that class, model/overrides.py)
+        written = [dotted_name(v) for v in (a.value.value if type(a.value) is cst.Subscript else a.value
+                                            for a in node.bases) if isinstance(v, (cst.Name, cst.Attribute))]
         for other in self.index.classes:
             if other.name in written and other is not info:
                 info.parents.append(other)
@@ -862,8 +864,9 @@ class Indexer:
                 value = found[1][1]
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                     for c in self.index.classes:
-                        if c.name == value.func.value and expr.attr.value in c.methods:
-                            m = c.methods[expr.attr.value]
+                        # (its own method, or one it inherits from a base of this file)
+                        m = c.method(expr.attr.value) if c.name == value.func.value else None
+                        if m is not None:
                             return m, bound_receiver(m), frozenset(), None
             return none
         if isinstance(expr, cst.Call):
@@ -1813,9 +1816,16 @@ class Indexer:
             # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
             # imported class, its `self` bound
             ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            local = self._local_instance_class(fn.value, site.scope, site.seq) if ctor is None else None
             if ctor is not None:
                 callee = f"{ctor}.{fn.attr.value}"
                 fn = cst.parse_expression(callee)
+                n_bound += 1
+            elif local is not None and local.method(fn.attr.value) is None:
+                # `jax.jit(env.step)` with `env = Corridor(...)`, a class of this file that
+                # inherits `step` from a base of another module: that base's method, `self`
+                # bound (`@:` names this module; project/facts.py follows the bases)
+                callee = f"@:{local.name}.{fn.attr.value}"
                 n_bound += 1
             elif not site.scope.is_module and fn is site.fn_expr:
                 held = _param_element(site.scope, fn.value.value)
@@ -1876,6 +1886,28 @@ class Indexer:
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
+
+    def _local_instance_class(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[ClassInfo]:
+        """The module-level class of this file whose call builds ``expr`` (a name bound
+        once to ``Cls(...)``, or the call written in place), with a base it does not
+        define here (one another module may define); else None."""
+        if isinstance(expr, cst.Name):
+            found = scope.binding_for(expr.value, seq)
+            if found is None:
+                return None
+            holder, (_, value) = found
+            if len(holder.bindings.get(expr.value, ())) != 1:
+                return None
+            expr = value
+        if not isinstance(expr, cst.Call) or type(expr.func) is not cst.Name:
+            return None
+        name = expr.func.value
+        if scope.binding_for(name, seq) is not None:
+            return None  # a variable of that name
+        found = [c for c in self.index.classes if c.name == name]
+        if len(found) != 1 or found[0].scope is None or not found[0].scope.is_module:
+            return None  # (a class defined twice, or in a function: unknown)
+        return found[0] if len(found[0].node.bases) > len(found[0].parents) else None
 
     def _constructed_by(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[str]:
         """The imported name (``models.Net``) whose call builds ``expr``: written in place

@@ -489,6 +489,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 # a method of a class another module named (`@desc.transform:Transform.check`,
                 # model/instances.py): resolved in the module that defines the class
                 where, _, callee = callee[1:].partition(":")
+                where = where or module  # (`@:Cls.m`: a class of this file, model/index.py)
                 if where not in index.modules:
                     continue
             else:
@@ -499,6 +500,17 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             target = index.resolve(where, callee)
             returned = rec.get("returned")
             skip = 0
+            if rec.get("overrides"):
+                # `self.m(...)` in traced `Cls.caller`: the overrides of `m` in the project's
+                # subclasses of other modules that inherit `caller` (model/overrides.py)
+                if target is not None and target.kind == "class" and returned:
+                    for sub in index.override_targets(target, returned, rec.get("caller", "").rsplit(".", 1)[-1]):
+                        fact = {k: v for k, v in rec.items()
+                                if k not in _LOCAL_KEYS and k not in ("returned", "overrides")}
+                        fact.update(kind=kind, path=path, reason=_reason(
+                            kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
+                        records.append((sub.module, sub.qualname, fact, json.dumps(fact, sort_keys=True)))
+                continue
             if target is None and kind == "site" and callee.endswith(".apply"):
                 # `jax.jit(model.apply)`, `model = Model(...)` of a flax linen module class:
                 # its `__call__` is traced (`self` stands where `variables` is passed)
