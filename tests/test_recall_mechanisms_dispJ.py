@@ -1,0 +1,220 @@
+"""Which code runs traced (branch dispJ): calls the model could not follow.
+
+* ``self.m(...)`` in a traced method reaches the overrides of ``m`` in the subclasses
+  that inherit the calling method: in the same file, in other modules (project facts),
+  through a subscripted generic base (``Environment[S, P]``), a grandchild class, and a
+  subclass module that never names JAX (model/overrides.py, project/facts.py).
+* ``jax.jit(env.step)`` with ``env`` an instance of a class of this file that inherits
+  ``step`` from a base in another module: that base's method runs traced.
+
+Each INVALID program has a VALID twin (the corrected code) that stays silent."""
+
+from tests.project_files import lint_files
+
+
+def _lint(tmp_path, monkeypatch, files, select="JAX201,JAX202,JAX204"):
+    return lint_files(tmp_path, monkeypatch, files, select=select, dedent=True)
+
+
+# --- self.m() dispatched to overrides: one file ----------------------------------------
+# Source: bench/recall case 1310/1312 (gymnax Environment.step, jitted with static self,
+# calls self.step_env; MinFreeway/MinAsterix override it), reduced to one file.
+ONE_FILE = """\
+    import functools
+    import jax
+    import jax.numpy as jnp
+
+
+    class Env:
+        @functools.partial(jax.jit, static_argnums=(0,))
+        def step(self, key, state, action):
+            return self.step_env(key, state, action)
+
+        def step_env(self, key, state, action):
+            raise NotImplementedError
+
+
+    class Walk(Env):
+        def step_env(self, key, state, action):
+            {body}
+"""
+
+
+def test_override_one_file_invalid(tmp_path, monkeypatch):
+    src = ONE_FILE.format(body="if state > 3:\n                return state\n            return state + action")
+    assert _lint(tmp_path, monkeypatch, {"env.py": src}) == [
+        ("JAX201", "env.py", 17, 12, "Python `if` on a traced value: it depends on the traced argument `state` "
+         "of `step_env` (called from traced `step`); this raises TracerBoolConversionError. Use `jax.lax.cond` "
+         "or `jnp.where`"),
+    ]
+
+
+def test_override_one_file_valid(tmp_path, monkeypatch):
+    src = ONE_FILE.format(body="return jnp.where(state > 3, state, state + action)")
+    assert _lint(tmp_path, monkeypatch, {"env.py": src}) == []
+
+
+# --- across modules: a generic base, a module helper (gymnax 1310 shape) ---------------
+# Source: bench/recall case 1310 (gymnax commit 0096e0e: step_agent returned
+# win_cond.item() under the jitted Environment.step).
+GENERIC_BASE = {
+    "envs/__init__.py": "",
+    "envs/base.py": """\
+        import functools
+        from typing import Generic, TypeVar
+
+        import jax
+
+        S = TypeVar("S")
+
+
+        class Environment(Generic[S]):
+            @functools.partial(jax.jit, static_argnums=(0,))
+            def step(self, key, state, action):
+                key, key_reset = jax.random.split(key)
+                state, reward = self.step_env(key, state, action)
+                return state, reward
+    """,
+    "envs/freeway.py": """\
+        import jax.numpy as jnp
+
+        from envs import base
+
+
+        class Freeway(base.Environment[int]):
+            def step_env(self, key, state, action):
+                return step_agent(action, state)
+
+
+        def step_agent(action, pos):
+            pos = jnp.maximum(0, pos - action)
+            win = pos == 0
+            return pos, {ret}
+    """,
+}
+
+
+def test_override_other_module_generic_base_invalid(tmp_path, monkeypatch):
+    files = {**GENERIC_BASE, "envs/freeway.py": GENERIC_BASE["envs/freeway.py"].format(ret="win.item()")}
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX202", "envs/freeway.py", 14, 17, "`.item()` needs a concrete value, but its argument is traced: it "
+         "depends on the traced arguments `action`, `pos` of `step_agent` (called from traced `step_env`); this "
+         "raises ConcretizationTypeError. Instead, keep it as an array, or return it and convert outside the "
+         "traced function"),
+    ]
+
+
+def test_override_other_module_generic_base_valid(tmp_path, monkeypatch):
+    files = {**GENERIC_BASE, "envs/freeway.py": GENERIC_BASE["envs/freeway.py"].format(ret="win")}
+    assert _lint(tmp_path, monkeypatch, files) == []
+
+
+# --- across modules: a grandchild in a module that never names JAX ---------------------
+# Source: newuser17 pk4 (an `if` in a subclass override in another module) and REPORT
+# problem 2 ("traced code reached through objects"); the subclass module imports no JAX.
+GRANDCHILD = {
+    "agents/__init__.py": "",
+    "agents/base.py": """\
+        import abc
+
+        import jax
+
+
+        class Agent(abc.ABC):
+            @abc.abstractmethod
+            def score(self, obs):
+                ...
+
+            def act(self, params, obs):
+                return self.score(obs @ params)
+
+            def compiled(self):
+                return jax.jit(self.act)
+
+
+        class Scaled(Agent):
+            def score(self, logits):
+                return logits * 2.0
+    """,
+    "agents/greedy.py": """\
+        from agents.base import Scaled
+
+
+        class Greedy(Scaled):
+            threshold = 0.5
+
+            def score(self, logits):
+                {body}
+    """,
+}
+
+
+def test_override_grandchild_module_without_jax_invalid(tmp_path, monkeypatch):
+    files = {**GRANDCHILD, "agents/greedy.py": GRANDCHILD["agents/greedy.py"].format(
+        body="if logits.max() > self.threshold:\n                    return logits\n                return -logits")}
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX201", "agents/greedy.py", 8, 12, "Python `if` on a traced value: it depends on the traced argument "
+         "`logits` of `score` (called from `Agent.act` (agents/base.py:12), which is wrapped by jax.jit); this "
+         "raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_override_grandchild_module_without_jax_valid(tmp_path, monkeypatch):
+    # the caller overridden in the subclass: its own `act` (not jitted) calls `score`
+    files = {**GRANDCHILD, "agents/greedy.py": GRANDCHILD["agents/greedy.py"].format(
+        body="if logits.max() > self.threshold:\n                    return logits\n                return -logits")
+        + "\n            def act(self, params, obs):\n                return self.score(obs @ params)\n"}
+    assert _lint(tmp_path, monkeypatch, files) == []
+
+
+# --- jax.jit(env.step): a class of this file inheriting `step` from another module -----
+# Source: bench/recall case 1337 (navix Environment.step, `should_reset and not
+# self.disable_autoreset` on a traced step type, jitted as `jax.jit(env.step)`).
+INHERITED_STEP = {
+    "nav/__init__.py": "",
+    "nav/environment.py": """\
+        import jax
+        import jax.numpy as jnp
+
+
+        class Environment:
+            disable_autoreset = False
+
+            def step(self, t, action):
+                should_reset = t > 3
+                return jax.lax.cond({test}, lambda t: t * 0, lambda t: t + action, t)
+    """,
+    "main.py": """\
+        import jax
+        import jax.numpy as jnp
+
+        from nav.environment import Environment
+
+
+        class Corridor(Environment):
+            width = 4
+
+
+        if __name__ == "__main__":
+            env = Corridor()
+            step = jax.jit(env.step)
+            print(step(jnp.asarray(0), jnp.asarray(1)))
+    """,
+}
+
+
+def test_jit_of_inherited_method_invalid(tmp_path, monkeypatch):
+    files = {**INHERITED_STEP, "nav/environment.py": INHERITED_STEP["nav/environment.py"].format(
+        test="should_reset and not self.disable_autoreset")}
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX201", "nav/environment.py", 10, 29, "`and` converts its left operand to a Python bool, but it is "
+         "traced: it depends on the traced argument `t` of `step` (wrapped by jax.jit in main.py); this raises "
+         "TracerBoolConversionError. Use `jnp.logical_and` / `&`; or, if `t` is a Python value, mark it static "
+         "(static_argnames='t')"),
+    ]
+
+
+def test_jit_of_inherited_method_valid(tmp_path, monkeypatch):
+    files = {**INHERITED_STEP, "nav/environment.py": INHERITED_STEP["nav/environment.py"].format(
+        test="jnp.logical_and(should_reset, not self.disable_autoreset)")}
+    assert _lint(tmp_path, monkeypatch, files) == []
