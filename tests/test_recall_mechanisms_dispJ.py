@@ -218,3 +218,171 @@ def test_jit_of_inherited_method_valid(tmp_path, monkeypatch):
     files = {**INHERITED_STEP, "nav/environment.py": INHERITED_STEP["nav/environment.py"].format(
         test="jnp.logical_and(should_reset, not self.disable_autoreset)")}
     assert _lint(tmp_path, monkeypatch, files) == []
+
+
+# --- super().m(...) in traced code ------------------------------------------------------
+# Source: bench/recall case 1308 (deepqmc ResampledSampler.sample calls super().sample
+# under the jitted sample_wf); the base's method runs under the same trace.
+SUPER_ONE_FILE = """\
+    import functools
+    import jax
+    import jax.numpy as jnp
+
+
+    class Base:
+        def update(self, x):
+            {body}
+
+
+    class Doubled(Base):
+        @functools.partial(jax.jit, static_argnums=0)
+        def update(self, x):
+            return super().update(x) * 2
+"""
+
+
+def test_super_one_file_invalid(tmp_path, monkeypatch):
+    src = SUPER_ONE_FILE.format(body="if x.sum() > 0:\n                return x\n            return -x")
+    assert _lint(tmp_path, monkeypatch, {"m.py": src}) == [
+        ("JAX201", "m.py", 8, 12, "Python `if` on a traced value: it depends on the traced argument `x` of "
+         "`update` (called from traced `update`); this raises TracerBoolConversionError. Use `jax.lax.cond` or "
+         "`jnp.where`"),
+    ]
+
+
+def test_super_one_file_valid(tmp_path, monkeypatch):
+    src = SUPER_ONE_FILE.format(body="return jnp.where(x.sum() > 0, x, -x)")
+    assert _lint(tmp_path, monkeypatch, {"m.py": src}) == []
+
+
+SUPER_OTHER_MODULE = {
+    "pk/__init__.py": "",
+    "pk/base.py": """\
+        import numpy as np
+
+
+        class Sampler:
+            def sample(self, state, x):
+                return {expr} + state
+    """,
+    "pk/resampled.py": """\
+        import functools
+        import jax
+
+        from pk.base import Sampler
+
+
+        class Resampled(Sampler):
+            @functools.partial(jax.jit, static_argnums=0)
+            def sample(self, state, x):
+                return super().sample(state, x * 2)
+    """,
+}
+
+
+def test_super_other_module_without_jax_invalid(tmp_path, monkeypatch):
+    files = {**SUPER_OTHER_MODULE, "pk/base.py": SUPER_OTHER_MODULE["pk/base.py"].format(expr="np.asarray(x)")}
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX204", "pk/base.py", 6, 16, "`np.asarray` on a traced value (it depends on the traced argument `x` "
+         "of `sample` (called from `Resampled.sample` (pk/resampled.py:10), which is wrapped by jax.jit)): NumPy "
+         "converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) "
+         "instead"),
+    ]
+
+
+def test_super_other_module_without_jax_valid(tmp_path, monkeypatch):
+    files = {**SUPER_OTHER_MODULE, "pk/base.py": SUPER_OTHER_MODULE["pk/base.py"].format(expr="x")}
+    assert _lint(tmp_path, monkeypatch, files) == []
+
+
+# --- a factory's parameter called in its jitted inner function --------------------------
+# Source: newuser17 p24_schedules (`if step < self.warmup` in a schedule subclass's
+# `__call__`, the schedule handed to `make_train_step` and called in its jitted step).
+SCHEDULE_ONE_FILE = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    class Schedule:
+        def __call__(self, step):
+            raise NotImplementedError
+
+
+    class WarmupCosine(Schedule):
+        def __init__(self, peak, warmup):
+            self.peak, self.warmup = peak, warmup
+
+        def __call__(self, step):
+            {body}
+
+
+    def make_train_step(schedule):
+        @jax.jit
+        def train_step(params, grads, step):
+            return params - schedule(step) * grads
+        return train_step
+
+
+    step_fn = make_train_step(WarmupCosine(1e-3, 100))
+"""
+
+
+def test_factory_parameter_one_file_invalid(tmp_path, monkeypatch):
+    src = SCHEDULE_ONE_FILE.format(body="if step < self.warmup:\n                return self.peak * step / "
+                                        "self.warmup\n            return self.peak")
+    assert _lint(tmp_path, monkeypatch, {"m.py": src}) == [
+        ("JAX201", "m.py", 15, 12, "Python `if` on a traced value: it depends on the traced argument `step` of "
+         "`__call__` (called from traced `train_step`); this raises TracerBoolConversionError. Use "
+         "`jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_factory_parameter_one_file_valid(tmp_path, monkeypatch):
+    src = SCHEDULE_ONE_FILE.format(body="return jnp.where(step < self.warmup, self.peak * step / self.warmup, "
+                                        "self.peak)")
+    assert _lint(tmp_path, monkeypatch, {"m.py": src}) == []
+
+
+SCHEDULE_MODULES = {
+    "opt/__init__.py": "",
+    "opt/schedules.py": """\
+        class Warmup:
+            def __init__(self, warmup):
+                self.warmup = warmup
+
+            def __call__(self, step):
+                {body}
+    """,
+    "opt/train.py": """\
+        import jax
+
+
+        def make_train_step(schedule):
+            @jax.jit
+            def train_step(params, grads, step):
+                return params - schedule(step) * grads
+            return train_step
+    """,
+    "main.py": """\
+        from opt.schedules import Warmup
+        from opt.train import make_train_step
+
+        step_fn = make_train_step(Warmup(100))
+    """,
+}
+
+
+def test_factory_parameter_three_modules_invalid(tmp_path, monkeypatch):
+    files = {**SCHEDULE_MODULES, "opt/schedules.py": SCHEDULE_MODULES["opt/schedules.py"].format(
+        body="if step < self.warmup:\n                    return step / self.warmup\n                return 1.0")}
+    assert _lint(tmp_path, monkeypatch, files) == [
+        ("JAX201", "opt/schedules.py", 6, 12, "Python `if` on a traced value: it depends on the traced argument "
+         "`step` of `__call__` (called from `make_train_step.train_step` (opt/train.py:7), which is decorated "
+         "with @jax.jit); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_factory_parameter_three_modules_valid(tmp_path, monkeypatch):
+    files = {**SCHEDULE_MODULES, "opt/schedules.py": SCHEDULE_MODULES["opt/schedules.py"].format(
+        body="return step / max(self.warmup, 1)")}
+    assert _lint(tmp_path, monkeypatch, files) == []

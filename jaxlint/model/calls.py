@@ -24,6 +24,9 @@ from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
 from jaxlint.model.walk import dotted_name, positional_args
 
 
+_ELSEWHERE = object()  # `super().m(x)` of a base another module defines (model/calls.py)
+
+
 @dataclass
 class ExternalCall:
     """A call from traced code to a function this file imports (a fact for the
@@ -568,6 +571,13 @@ class CallEffects:
                     # `Interval.around(x)`: a classmethod/staticmethod of a class of this file
                     target = instances.class_level_method(self.index.classes, func)
                     n_bound = bound_receiver(target)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                and (found := self._super_call(call, func)) is not None:
+            # `super().m(x)`: the method of the base (model/overrides.py)
+            if found is _ELSEWHERE:
+                return
+            target, n_bound = found, bound_receiver(found)
+            fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
             # `Model(...).apply(variables, x)`: the flax module's `__call__`
             target, n_bound, call = self._held_call(func, call)
@@ -682,6 +692,31 @@ class CallEffects:
             for other in overrides:
                 if other is not target and other is not self.unit and not other.host:
                     self._enter_target(call, func, other, bound_receiver(other), fresh)
+
+    def _super_call(self, call: cst.Call, func: cst.Attribute) -> object:
+        """``super().m(...)`` in a method of a class with one base: the base's ``m`` when
+        this file defines it (or a base of it), ``_ELSEWHERE`` when the base is another
+        module's (a call fact for it is recorded), else None (not such a call, or unknown)."""
+        inner = func.value
+        assert type(inner) is cst.Call
+        cls = self.unit.cls
+        if type(inner.func) is not cst.Name or inner.func.value != "super" or inner.args or cls is None \
+                or self.lookup("super") is not None:
+            return None
+        bases = [a.value for a in cls.node.bases if a.keyword is None]
+        if len(bases) != 1 or any(a.star for a in cls.node.bases):
+            return None  # (several bases: which comes next in the MRO is not followed)
+        if cls.parents:
+            return cls.parents[0].method(func.attr.value)
+        base = bases[0].value if type(bases[0]) is cst.Subscript else bases[0]  # type: ignore[attr-defined]
+        written = dotted_name(base) if type(base) in (cst.Name, cst.Attribute) else None
+        if written is None or self.settings.module is None:
+            return None
+        head = written.split(".", 1)[0]
+        if self.lookup(head) is not None or not self.imports.project_import(head, self.settings.project_packages):
+            return None
+        self._external_call(call, callee_name=written, returned=func.attr.value, method="." + func.attr.value)
+        return _ELSEWHERE
 
     def _enter_target(self, call: cst.Call, func: cst.BaseExpression, target: Unit, n_bound: int,
                       fresh: Optional[bool]) -> None:

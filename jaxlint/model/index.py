@@ -22,6 +22,7 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import initializer_of, key_like_name, key_param_consumed, only_defaulted, rngs_keys
+from jaxlint.model.overrides import subclass_overrides
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -1014,10 +1015,12 @@ class Indexer:
                     callee = held.unit if held is not None else None
                 if callee is None:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
-                if callee is None and unit.param(call.func.value.value) is not None:  # type: ignore[union-attr]
-                    # `module.get_params(p)` on a parameter: its callers may pass an instance of a
-                    # class of this file (model/walker.py), whose method then runs after this unit
-                    idx.param_receivers.setdefault(id(unit), set()).add(call.func.value.value)  # type: ignore[union-attr]
+                holder = _param_holder(unit, call.func.value.value) if callee is None else None  # type: ignore[union-attr]
+                if holder is not None:
+                    # `module.get_params(p)` on a parameter (of this function, or of one that
+                    # encloses it: a factory's): its callers may pass an instance of a class of
+                    # this file (model/walker.py), whose method then runs after this unit
+                    idx.param_receivers.setdefault(id(holder), set()).add(call.func.value.value)  # type: ignore[union-attr]
                     for c in idx.classes:
                         m = c.methods.get(call.func.attr.value)
                         if m is not None and m is not unit:
@@ -1043,10 +1046,12 @@ class Indexer:
                             m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
-                    elif not built and unit.param(name) is not None:
-                        # `model(x)` on a parameter: its callers may pass an instance of a class
-                        # of this file (model/walker.py), whose `__call__` then runs after this unit
-                        idx.param_receivers.setdefault(id(unit), set()).add(name)
+                    elif not built and (holder := _param_holder(unit, name)) is not None:
+                        # `model(x)` on a parameter (also one of an enclosing factory: `def
+                        # make_step(schedule): ... schedule(step)` in its jitted inner function):
+                        # its callers may pass an instance of a class of this file
+                        # (model/walker.py), whose `__call__` then runs after this unit
+                        idx.param_receivers.setdefault(id(holder), set()).add(name)
                         for c in idx.classes:
                             m = c.methods.get("__call__")
                             if m is not None and m is not unit:
@@ -1086,6 +1091,14 @@ class Indexer:
                         built = self._init_attr_class(unit.cls, name)
                         found = [c for c in idx.classes if c.name == built] if built is not None else []
                         callee = found[0].methods.get("__call__") if len(found) == 1 else None
+                    # ... and the overrides a subclass's instance runs (model/overrides.py)
+                    for m in subclass_overrides(idx.classes, unit, name):
+                        idx.call_edges.setdefault(id(unit), set()).add(id(m))
+                elif (isinstance(recv, cst.Call) and type(recv.func) is cst.Name and recv.func.value == "super"
+                      and unit.cls is not None):
+                    # `super().m(x)`: the base's method (one base of this file, model/calls.py)
+                    callee = unit.cls.parents[0].method(name) if len(unit.cls.parents) == 1 \
+                        and len(unit.cls.node.bases) == 1 else None
                 elif isinstance(recv, cst.Call) and isinstance(recv.func, cst.Name):
                     # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py);
                     # `Model(...).apply(v, x)` runs the flax module's `__call__`
@@ -2482,6 +2495,20 @@ def mark_site(
             if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
                 continue
         unit.traced_params.add(p.name)
+
+
+def _param_holder(unit: Unit, name: str) -> Optional[Unit]:
+    """The function whose parameter ``name`` denotes in ``unit``: ``unit`` itself, or an
+    enclosing function (a closure over a factory's parameter) that does not rebind it,
+    with no function in between binding that name; else None."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.param(name) is not None:
+            return u if u is unit or name not in u.assigned else None
+        if name in u.assigned or name in u.defs:
+            return None
+        u = u.parent
+    return None
 
 
 def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:
