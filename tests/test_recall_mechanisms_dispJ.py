@@ -13,6 +13,7 @@ from tests.project_files import lint_files
 
 
 def _lint(tmp_path, monkeypatch, files, select="JAX201,JAX202,JAX204"):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     return lint_files(tmp_path, monkeypatch, files, select=select, dedent=True)
 
 
@@ -386,3 +387,163 @@ def test_factory_parameter_three_modules_valid(tmp_path, monkeypatch):
     files = {**SCHEDULE_MODULES, "opt/schedules.py": SCHEDULE_MODULES["opt/schedules.py"].format(
         body="return step / max(self.warmup, 1)")}
     assert _lint(tmp_path, monkeypatch, files) == []
+
+
+# --- a function of another module held by a haiku transform / an optax transformation ---
+# Source: pkgrev17 p05_hk_print (`print` in a haiku forward of nets.py, `hk.transform` +
+# `jax.jit(net.apply)` in train.py).
+HK_NETS = """\
+    import haiku as hk
+    import jax
+
+
+    def forward(x):
+        h = jax.nn.relu(hk.Linear(16)(x))
+        {show}
+        return hk.Linear(2)(h)
+"""
+HK_BY_NAME = """\
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+    from nets import forward
+
+    net = hk.without_apply_rng(hk.transform(forward))
+    params = net.init(jax.random.PRNGKey(0), jnp.ones((1, 4)))
+    apply = jax.jit(net.apply)
+    print(apply(params, jnp.ones((2, 4))))
+"""
+HK_BY_MODULE = """\
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+
+    import nets
+
+    net = hk.transform(nets.forward)
+    params = net.init(jax.random.PRNGKey(0), jnp.ones((1, 4)))
+    apply = jax.jit(net.apply)
+    print(apply(params, jax.random.PRNGKey(1), jnp.ones((2, 4))))
+"""
+_HK_MESSAGE = ("`print` in traced `forward` runs once, at trace time, and prints a tracer (e.g. "
+               "`JitTracer(float32[])`), not the values; later calls print nothing. Use "
+               "`jax.debug.print(\"{}\", x)` to print runtime values")
+
+
+def test_haiku_transform_of_imported_function_invalid(tmp_path, monkeypatch):
+    nets = HK_NETS.format(show='print("hidden mean:", h.mean())')
+    assert _lint(tmp_path / "a", monkeypatch, {"nets.py": nets, "train.py": HK_BY_NAME}, select="JAX401") == [
+        ("JAX401", "nets.py", 7, 5, _HK_MESSAGE),
+    ]
+    assert _lint(tmp_path / "b", monkeypatch, {"nets.py": nets, "train.py": HK_BY_MODULE}, select="JAX401") == [
+        ("JAX401", "nets.py", 7, 5, _HK_MESSAGE),
+    ]
+
+
+def test_haiku_transform_of_imported_function_valid(tmp_path, monkeypatch):
+    nets = HK_NETS.format(show='jax.debug.print("hidden mean: {}", h.mean())')
+    assert _lint(tmp_path / "a", monkeypatch, {"nets.py": nets, "train.py": HK_BY_NAME}, select="JAX401") == []
+    assert _lint(tmp_path / "b", monkeypatch, {"nets.py": nets, "train.py": HK_BY_MODULE}, select="JAX401") == []
+
+
+OPTAX_UPDATE = {
+    "upd.py": """\
+        def init_fn(params):
+            return ()
+
+
+        def update_fn(updates, state, params=None):
+            {show}
+            return updates, state
+    """,
+    "train.py": """\
+        import jax
+        import jax.numpy as jnp
+        import optax
+
+        import upd
+
+        tx = optax.GradientTransformation(upd.init_fn, upd.update_fn)
+        update = jax.jit(tx.update)
+        print(update(jnp.ones(3), ()))
+    """,
+}
+
+
+def test_optax_transformation_of_imported_functions_invalid(tmp_path, monkeypatch):
+    files = {**OPTAX_UPDATE, "upd.py": OPTAX_UPDATE["upd.py"].format(show='print("updates", updates)')}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX401") == [
+        ("JAX401", "upd.py", 6, 5, "`print` in traced `update_fn` runs once, at trace time, and prints a tracer "
+         "(e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use "
+         "`jax.debug.print(\"{}\", x)` to print runtime values"),
+    ]
+
+
+def test_optax_transformation_of_imported_functions_valid(tmp_path, monkeypatch):
+    files = {**OPTAX_UPDATE, "upd.py": OPTAX_UPDATE["upd.py"].format(show="pass")}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX401") == []
+
+
+# --- a flax linen module of another module applied in traced code returns tracers -------
+# Source: pkgrev17 p03_numpy_metrics (`np.asarray(logits)` in utils/metrics.py, `logits =
+# model.apply(params, x)` in the jitted eval_step of evaluate.py, the module in models.py).
+LINEN = {
+    "models.py": """\
+        import flax.linen as nn
+
+
+        class Classifier(nn.Module):
+            n_classes: int = 4
+
+            @nn.compact
+            def __call__(self, x):
+                return nn.Dense(self.n_classes)(nn.relu(nn.Dense(16)(x)))
+    """,
+    "utils/__init__.py": "",
+    "utils/metrics.py": """\
+        import numpy as np
+        import jax.numpy as jnp
+
+
+        def accuracy(logits, labels):
+            preds = {conv}(logits).argmax(-1)
+            return (preds == labels).mean()
+    """,
+    "evaluate.py": """\
+        import jax
+        import jax.numpy as jnp
+        {imp}
+        from utils.metrics import accuracy
+
+        model = {ctor}()
+
+
+        @jax.jit
+        def eval_step(params, x, y):
+            logits = model.apply(params, x)
+            return accuracy(logits, y)
+    """,
+}
+
+
+def _linen(conv, imp, ctor):
+    return {**LINEN, "utils/metrics.py": LINEN["utils/metrics.py"].format(conv=conv),
+            "evaluate.py": LINEN["evaluate.py"].format(imp=imp, ctor=ctor)}
+
+
+_LINEN_MESSAGE = ("`np.asarray` on a traced value (it depends on the traced argument `logits` of `accuracy` "
+                  "(called from `eval_step` (evaluate.py:12), which is decorated with @jax.jit)): NumPy converts "
+                  "it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.asarray` (jax.numpy) "
+                  "instead")
+
+
+def test_linen_apply_of_imported_module_invalid(tmp_path, monkeypatch):
+    assert _lint(tmp_path / "a", monkeypatch, _linen("np.asarray", "from models import Classifier", "Classifier")) \
+        == [("JAX204", "utils/metrics.py", 6, 13, _LINEN_MESSAGE)]
+    assert _lint(tmp_path / "b", monkeypatch, _linen("np.asarray", "import models", "models.Classifier")) \
+        == [("JAX204", "utils/metrics.py", 6, 13, _LINEN_MESSAGE)]
+
+
+def test_linen_apply_of_imported_module_valid(tmp_path, monkeypatch):
+    assert _lint(tmp_path / "a", monkeypatch, _linen("jnp.asarray", "from models import Classifier", "Classifier")) == []
+    assert _lint(tmp_path / "b", monkeypatch, _linen("jnp.asarray", "import models", "models.Classifier")) == []

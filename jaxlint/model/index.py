@@ -1817,8 +1817,20 @@ class Indexer:
             if not pos or any(a.star for a in fn.args):
                 return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
             fn = pos[0].value
+        held = self._held_import(fn, site.scope, site.seq) if fn is site.fn_expr else None
+        if held is not None:
+            # `jax.jit(net.apply)` with `net = hk.transform(nets.forward)`: the imported function
+            # runs traced with the arguments after those `apply` keeps (what is static there
+            # is not followed: with static arguments, nothing is recorded)
+            if site.call is not None and any(
+                    a.keyword is not None and a.keyword.value in (t.static_argnums_kw, t.static_argnames_kw)
+                    for a in site.call.args):
+                return
+            fn = held
         callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
-        if isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
+        if held is not None:
+            pass
+        elif isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
             # `jax.jit(model.apply)` with `model = models.Net(...)`, `jax.jit(models.Net().apply)`:
             # the class's `apply` (a flax linen module runs its `__call__`: project/facts.py)
             ctor = self._constructed_by(fn.value, site.scope, site.seq)
@@ -1899,6 +1911,24 @@ class Indexer:
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
+
+    def _held_import(self, fn: cst.BaseExpression, scope: Unit, seq: int) -> Optional[cst.BaseExpression]:
+        """``net.apply`` with ``net`` bound once to ``hk.transform(nets.forward)`` (or an
+        optax ``GradientTransformation`` of imported functions): the imported function
+        expression its method runs (model/holders.py); None when unknown or local."""
+        if not isinstance(fn, cst.Attribute) or not isinstance(fn.value, cst.Name):
+            return None
+        found = scope.binding_for(fn.value.value, seq)
+        if found is None or len(found[0].bindings.get(fn.value.value, ())) != 1 or found[1][1] is None:
+            return None
+        inner = holders.imported_function(found[1][1], fn.attr.value, self.qualname)
+        if not isinstance(inner, (cst.Name, cst.Attribute)):
+            return None
+        written = dotted_name(inner)
+        head = written.split(".", 1)[0] if written else None
+        if head is None or scope.binding_for(head, seq) is not None or self.index.imports.resolve_dotted(head) is None:
+            return None  # a function of this file (holders.methods_of), a local value, or unknown
+        return inner
 
     def _local_instance_class(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[ClassInfo]:
         """The module-level class of this file whose call builds ``expr`` (a name bound
