@@ -547,3 +547,67 @@ def test_linen_apply_of_imported_module_invalid(tmp_path, monkeypatch):
 def test_linen_apply_of_imported_module_valid(tmp_path, monkeypatch):
     assert _lint(tmp_path / "a", monkeypatch, _linen("jnp.asarray", "from models import Classifier", "Classifier")) == []
     assert _lint(tmp_path / "b", monkeypatch, _linen("jnp.asarray", "import models", "models.Classifier")) == []
+
+
+# --- a helper of another module called from a function differentiated outside jit ------
+# Source: bench/recall case 1328 (adept _initialize_distribution_ builds the distribution
+# with NumPy from T0; main.py takes jax.grad of a function calling it; helpers.py never
+# differentiates anything itself).
+GRAD_HELPERS = """\
+    import numpy as np
+
+
+    def init_distribution(nv, T0=1.0):
+        vax = np.linspace(-6.0, 6.0, nv)
+        return {expr}, vax
+"""
+GRAD_BY_NAME = """\
+    import jax
+    import jax.numpy as jnp
+
+    from helpers import init_distribution
+
+
+    def energy(T0):
+        f, vax = init_distribution(64, T0=T0)
+        return jnp.sum(f * vax ** 2)
+
+
+    print(jax.grad(energy)(1.0))
+"""
+GRAD_BY_MODULE = """\
+    import jax
+    import jax.numpy as jnp
+
+    import helpers
+
+
+    def energy(T0):
+        f, vax = helpers.init_distribution(64, T0)
+        return jnp.sum(f * vax ** 2)
+
+
+    value, slope = jax.value_and_grad(energy)(1.0)
+"""
+
+
+def _grad_message(caller, line, how):
+    return ("`np.sqrt` on a traced value (it depends on the traced argument `T0` of `init_distribution` (called "
+            f"from `{caller}` (main.py:{line}), which is differentiated by {how})): NumPy converts it with "
+            "`__array__()`, which raises TracerArrayConversionError. Use `jnp.sqrt` (jax.numpy) instead")
+
+
+def test_helper_of_differentiated_function_invalid(tmp_path, monkeypatch):
+    helpers = GRAD_HELPERS.format(expr="np.exp(-vax ** 2 / np.sqrt(T0))")
+    assert _lint(tmp_path / "a", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_NAME}) == [
+        ("JAX204", "helpers.py", 6, 31, _grad_message("energy", 8, "jax.grad")),
+    ]
+    assert _lint(tmp_path / "b", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_MODULE}) == [
+        ("JAX204", "helpers.py", 6, 31, _grad_message("energy", 8, "jax.value_and_grad")),
+    ]
+
+
+def test_helper_of_differentiated_function_valid(tmp_path, monkeypatch):
+    helpers = "import jax.numpy as jnp\n" + GRAD_HELPERS.format(expr="jnp.exp(-vax ** 2 / jnp.sqrt(T0))")
+    assert _lint(tmp_path / "a", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_NAME}) == []
+    assert _lint(tmp_path / "b", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_MODULE}) == []

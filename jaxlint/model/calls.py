@@ -77,6 +77,9 @@ class ExternalCall:
     # ``returned`` "m"): the overrides of ``m`` in the project's subclasses of other
     # modules that inherit the caller run it too (model/overrides.py, project/facts.py)
     overrides: bool = False
+    # a call from a function differentiated outside jit (model/gradtrace.py): the callee
+    # runs with tracers of concrete values, not under a trace
+    grad: bool = False
 
 
 class CallEffects:
@@ -959,6 +962,11 @@ class CallEffects:
                 elif cls is not None and not cls.is_jax_module:
                     target = cls.methods.get(func.attr.value)
             n_bound = bound_receiver(target)
+        if target is None and not self.in_traced and type(func) in (cst.Name, cst.Attribute):
+            # `ops.init(T0=t)` of another module of the project: it runs with these
+            # tracers (a call fact marked `grad`, project/facts.py)
+            self._external_call(call, require_traced=True, grad=True)
+            return
         if target is None or not isinstance(target.node, cst.FunctionDef) or target.is_generator:
             return
         params = target.positional()[n_bound:]
@@ -1077,7 +1085,7 @@ class CallEffects:
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
                        ctor: bool = False, fresh: bool = False, self_leaves: bool = False,
-                       read: bool = False, overrides: bool = False) -> None:
+                       read: bool = False, overrides: bool = False, grad: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -1137,6 +1145,7 @@ class CallEffects:
             self_leaves=self_leaves,
             read=read,
             overrides=overrides,
+            grad=grad,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

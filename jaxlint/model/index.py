@@ -2146,6 +2146,18 @@ class Indexer:
                     # `cosmo.k` there, `cosmo` a traced instance: the property runs with its leaves
                     if unit.cls is not None:
                         pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
+                elif fact.get("kind") == "call" and fact.get("grad"):
+                    # called from a function another module differentiates outside jit: the
+                    # parameters given tracers hold concrete values (model/gradtrace.py)
+                    params = unit.positional()
+                    if unit.cls is not None and params and params[0].name in ("self", "cls"):
+                        params = params[1:]
+                    given = [params[i].name for i in fact.get("traced_pos", ()) if i < len(params)]
+                    given += [n for n in fact.get("traced_kw", ()) if unit.param(n) is not None]
+                    if given and not unit.host:
+                        unit.grad_params.update(given)
+                        if fact["reason"] not in unit.grad_reasons:
+                            unit.grad_reasons.append(fact["reason"])
                 elif fact.get("kind") == "call":
                     if fact.get("self_leaves") and unit.cls is not None:
                         # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)
