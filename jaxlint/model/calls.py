@@ -17,7 +17,7 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.overrides import subclass_overrides
+from jaxlint.model.overrides import none_guarded_calls, subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
@@ -551,10 +551,24 @@ class CallEffects:
                 target = self.unit.cls.method(func.attr.value)
                 # `self.step_env(...)` in `Env.step`: on an instance of a subclass that
                 # inherits `step`, that subclass's override runs (model/dispatch.py)
-                overrides = subclass_overrides(self.index.classes, self.unit, func.attr.value)
+                receivers = self.unit.traced_receivers()
+                if receivers is None and id(call) in self._none_guarded():
+                    # a branch only some traced callers reach: those that name their classes
+                    receivers = set().union(*self.unit.receiver_reasons.values())
+                here = None if receivers is None else {
+                    r.partition(":")[2] for r in receivers if r.partition(":")[0] == self.settings.module}
+                overrides = subclass_overrides(self.index.classes, self.unit, func.attr.value, here)
                 own_cls = self.unit.cls
-                if own_cls.scope is not None and own_cls.scope.is_module and self.settings.module is not None \
-                        and self.unit.name not in ("__init__", "__post_init__"):
+                if self.settings.module is None or self.unit.name in ("__init__", "__post_init__"):
+                    pass
+                elif receivers is not None:
+                    # run only on instances of some classes: their `m` (project/facts.py)
+                    for r in sorted(receivers):
+                        mod, _, cls_name = r.partition(":")
+                        if mod != self.settings.module:
+                            self._external_call(call, callee_name=f"@{r}", returned=func.attr.value,
+                                                method="." + func.attr.value)
+                elif own_cls.scope is not None and own_cls.scope.is_module:
                     # ... and those of its subclasses in other modules (project/facts.py)
                     self._external_call(call, callee_name=f"@{self.settings.module}:{own_cls.name}",
                                         returned=func.attr.value, method="." + func.attr.value,
@@ -696,6 +710,14 @@ class CallEffects:
                 if other is not target and other is not self.unit and not other.host:
                     self._enter_target(call, func, other, bound_receiver(other), fresh)
 
+    def _none_guarded(self) -> frozenset[int]:
+        """model/overrides.none_guarded_calls of this unit (computed once)."""
+        cache = self.__dict__.setdefault("_none_guarded_of", {})
+        got = cache.get(id(self.unit))
+        if got is None:
+            got = cache[id(self.unit)] = none_guarded_calls(self.unit)
+        return got
+
     def _super_call(self, call: cst.Call, func: cst.Attribute) -> object:
         """``super().m(...)`` in a method of a class with one base: the base's ``m`` when
         this file defines it (or a base of it), ``_ELSEWHERE`` when the base is another
@@ -725,6 +747,11 @@ class CallEffects:
                       fresh: Optional[bool]) -> None:
         """``call`` in traced code runs ``target`` (``n_bound``: its receiver's parameters)."""
         reason = f"called from traced `{self.unit.name}`"
+        if type(func) is cst.Attribute and n_bound and type(func.value) is cst.Name and func.value.value == "self":
+            receivers = self.unit.traced_receivers()
+            if receivers is not None:
+                # `self.m(...)` in a method run only on instances of some classes: so is `m`
+                target.receiver_reasons.setdefault(reason, set()).update(receivers)
         if type(func) is cst.Attribute and n_bound:
             self._pytree_receiver(func, target, reason)
         target.mark_traced(reason)
