@@ -611,3 +611,79 @@ def test_helper_of_differentiated_function_valid(tmp_path, monkeypatch):
     helpers = "import jax.numpy as jnp\n" + GRAD_HELPERS.format(expr="jnp.exp(-vax ** 2 / jnp.sqrt(T0))")
     assert _lint(tmp_path / "a", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_NAME}) == []
     assert _lint(tmp_path / "b", monkeypatch, {"helpers.py": helpers, "main.py": GRAD_BY_MODULE}) == []
+
+
+# --- precision: the overrides a method reaches are those of the instances it runs on -----
+# Source: fresh set 17 (rebayes): `Rebayes.scan` runs traced on a `RebayesSWEKF` built in
+# a vmapped function of another module, and from the jitted `scan_state_batch` with `bel`
+# given; `if bel is None: carry = self.init_bel(...)` then reaches `init_bel` only on the
+# `RebayesSWEKF`, not on `RebayesEnKF` (which assigns `self.cov` there).
+RECEIVERS = {
+    "rb/__init__.py": "",
+    "rb/base.py": """\
+        from functools import partial
+
+        import jax
+
+
+        class Rebayes:
+            def init_bel(self, m):
+                raise NotImplementedError
+
+            def scan(self, m, X, bel=None):
+                carry = bel
+                if bel is None:
+                    carry = self.init_bel(m)
+                return carry + X
+
+            @partial(jax.jit, static_argnums=(0,))
+            def scan_batch(self, bel, X):
+                return self.scan(None, X, bel=bel)
+    """,
+    "rb/enkf.py": """\
+        from rb.base import Rebayes
+
+
+        class EnKF(Rebayes):
+            def init_bel(self, m):
+                self.cov = m
+                return m
+    """,
+    "rb/swekf.py": """\
+        from rb.base import Rebayes
+
+
+        class SWEKF(Rebayes):
+            def init_bel(self, m):
+                {body}
+    """,
+    "main.py": """\
+        import jax
+        import jax.numpy as jnp
+
+        from rb.swekf import SWEKF
+
+
+        def run(m0, xs):
+            est = SWEKF()
+            return est.scan(m0, xs)
+
+
+        print(jax.vmap(run)(jnp.ones(3), jnp.ones(3)))
+    """,
+}
+
+
+def test_overrides_of_the_receivers_class_only_invalid(tmp_path, monkeypatch):
+    files = {**RECEIVERS, "rb/swekf.py": RECEIVERS["rb/swekf.py"].format(
+        body="if m > 0:\n                    return m\n                return -m")}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX201,JAX403") == [
+        ("JAX201", "rb/swekf.py", 6, 12, "Python `if` on a traced value: it depends on the traced argument `m` of "
+         "`init_bel` (called from `Rebayes.scan` (rb/base.py:13), which is called from `run` (main.py:9), which "
+         "is wrapped by jax.vmap); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+def test_overrides_of_the_receivers_class_only_valid(tmp_path, monkeypatch):
+    files = {**RECEIVERS, "rb/swekf.py": RECEIVERS["rb/swekf.py"].format(body="return abs(m)")}
+    assert _lint(tmp_path, monkeypatch, files, select="JAX201,JAX403") == []

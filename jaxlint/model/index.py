@@ -2119,6 +2119,9 @@ class Indexer:
                 origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
+                if fact.get("receiver") and not fact.get("grad"):
+                    # run there on an instance of a class that inherits it (model/overrides.py)
+                    unit.receiver_reasons.setdefault(fact["reason"], set()).add(fact["receiver"])
                 if fact.get("kind") == "site":
                     t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:
