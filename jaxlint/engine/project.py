@@ -180,7 +180,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     for c in calls:
         key = (c.callee, c.method, c.returned, c.caller.qualname, c.traced_pos, c.traced_kw, c.array_pos, c.array_kw,
                c.n_pos, c.keywords, c.none_pos, c.none_kw, repr(c.class_pos), repr(c.class_kw), repr(c.shapes),
-               c.ctor, c.star_traced, repr(c.const_pos), repr(c.const_kw), c.self_leaves, c.read)
+               c.ctor, c.star_traced, repr(c.const_pos), repr(c.const_kw), c.self_leaves, c.read, c.overrides, c.grad)
         if key in seen:
             continue
         seen.add(key)
@@ -188,7 +188,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             "callee": c.callee,
             "caller": "" if c.caller.is_module else c.caller.qualname,
             "line": 0,  # filled in by the linter from CPython's tree (no codegen here)
-            "why": _why(c.caller.reasons),
+            "why": _why(c.caller.grad_reasons if c.grad else c.caller.reasons),
             "traced_pos": list(c.traced_pos),
             "traced_kw": list(c.traced_kw),
             "array_pos": list(c.array_pos),
@@ -215,6 +215,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_calls[-1]["self_leaves"] = True  # the receiver: a traced pytree instance
             if c.read:
                 out_calls[-1]["read"] = True  # an attribute read: a property runs
+        if c.grad:
+            out_calls[-1]["grad"] = True  # from a function differentiated outside jit (model/gradtrace.py)
+        if c.overrides:
+            out_calls[-1]["overrides"] = True  # `self.m(...)`: the subclasses' overrides of `m` (model/overrides.py)
         if c.ctor:
             out_calls[-1]["ctor"] = True  # `Cls(x)`: its `__init__` (or `__check_init__`) runs with x
             if c.star_traced:

@@ -17,10 +17,14 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import made_function
 from jaxlint.model.narrowing import is_none
+from jaxlint.model.overrides import none_guarded_calls, subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
 from jaxlint.model.walk import arg_at, dotted_name, positional_args
+
+
+_ELSEWHERE = object()  # `super().m(x)` of a base another module defines (model/calls.py)
 
 
 @dataclass
@@ -69,6 +73,13 @@ class ExternalCall:
     # ``read``: an attribute read, which runs the member only where it is a property
     self_leaves: bool = False
     read: bool = False
+    # ``self.m(...)`` in a method of a module-level class (``callee`` ``@mod:Cls``,
+    # ``returned`` "m"): the overrides of ``m`` in the project's subclasses of other
+    # modules that inherit the caller run it too (model/overrides.py, project/facts.py)
+    overrides: bool = False
+    # a call from a function differentiated outside jit (model/gradtrace.py): the callee
+    # runs with tracers of concrete values, not under a trace
+    grad: bool = False
 
 
 class CallEffects:
@@ -604,6 +615,7 @@ class CallEffects:
         target: Optional[Unit] = None
         n_bound = 0
         fresh: Optional[bool] = None  # a method call: is its receiver built in this trace?
+        overrides: list[Unit] = []  # `self.m(...)`: the subclasses' overrides that may run too
         wrapped: Optional[cst.BaseExpression] = None  # `f` of `jax.grad(f)(x)`
         if isinstance(func, cst.Name):
             v = self.lookup(func.value)
@@ -617,6 +629,30 @@ class CallEffects:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             if func.value.value == "self" and self.unit.cls is not None:
                 target = self.unit.cls.method(func.attr.value)
+                # `self.step_env(...)` in `Env.step`: on an instance of a subclass that
+                # inherits `step`, that subclass's override runs (model/dispatch.py)
+                receivers = self.unit.traced_receivers()
+                if receivers is None and id(call) in self._none_guarded():
+                    # a branch only some traced callers reach: those that name their classes
+                    receivers = set().union(*self.unit.receiver_reasons.values())
+                here = None if receivers is None else {
+                    r.partition(":")[2] for r in receivers if r.partition(":")[0] == self.settings.module}
+                overrides = subclass_overrides(self.index.classes, self.unit, func.attr.value, here)
+                own_cls = self.unit.cls
+                if self.settings.module is None or self.unit.name in ("__init__", "__post_init__"):
+                    pass
+                elif receivers is not None:
+                    # run only on instances of some classes: their `m` (project/facts.py)
+                    for r in sorted(receivers):
+                        mod, _, cls_name = r.partition(":")
+                        if mod != self.settings.module:
+                            self._external_call(call, callee_name=f"@{r}", returned=func.attr.value,
+                                                method="." + func.attr.value)
+                elif own_cls.scope is not None and own_cls.scope.is_module:
+                    # ... and those of its subclasses in other modules (project/facts.py)
+                    self._external_call(call, callee_name=f"@{self.settings.module}:{own_cls.name}",
+                                        returned=func.attr.value, method="." + func.attr.value,
+                                        overrides=True)
                 n_bound = bound_receiver(target)  # 0 for a staticmethod: `self.f(x, n)` passes x first
                 # (in a constructor, `self` is the object being built: the trace's own)
                 fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
@@ -632,6 +668,13 @@ class CallEffects:
                     # `Interval.around(x)`: a classmethod/staticmethod of a class of this file
                     target = instances.class_level_method(self.index.classes, func)
                     n_bound = bound_receiver(target)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                and (found := self._super_call(call, func)) is not None:
+            # `super().m(x)`: the method of the base (model/overrides.py)
+            if found is _ELSEWHERE:
+                return
+            target, n_bound = found, bound_receiver(found)
+            fresh = self.unit.name in ("__init__", "__post_init__") or self.unit.only_fresh_receivers()
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
             # `Model(...).apply(variables, x)`: the flax module's `__call__`
             target, n_bound, call = self._held_call(func, call)
@@ -741,7 +784,54 @@ class CallEffects:
             return
         if target is self.unit or target.host:
             return
+        self._enter_target(call, func, target, n_bound, fresh)
+        if overrides:
+            for other in overrides:
+                if other is not target and other is not self.unit and not other.host:
+                    self._enter_target(call, func, other, bound_receiver(other), fresh)
+
+    def _none_guarded(self) -> frozenset[int]:
+        """model/overrides.none_guarded_calls of this unit (computed once)."""
+        cache = self.__dict__.setdefault("_none_guarded_of", {})
+        got = cache.get(id(self.unit))
+        if got is None:
+            got = cache[id(self.unit)] = none_guarded_calls(self.unit)
+        return got
+
+    def _super_call(self, call: cst.Call, func: cst.Attribute) -> object:
+        """``super().m(...)`` in a method of a class with one base: the base's ``m`` when
+        this file defines it (or a base of it), ``_ELSEWHERE`` when the base is another
+        module's (a call fact for it is recorded), else None (not such a call, or unknown)."""
+        inner = func.value
+        assert type(inner) is cst.Call
+        cls = self.unit.cls
+        if type(inner.func) is not cst.Name or inner.func.value != "super" or inner.args or cls is None \
+                or self.lookup("super") is not None:
+            return None
+        bases = [a.value for a in cls.node.bases if a.keyword is None]
+        if len(bases) != 1 or any(a.star for a in cls.node.bases):
+            return None  # (several bases: which comes next in the MRO is not followed)
+        if cls.parents:
+            return cls.parents[0].method(func.attr.value)
+        base = bases[0].value if type(bases[0]) is cst.Subscript else bases[0]  # type: ignore[attr-defined]
+        written = dotted_name(base) if type(base) in (cst.Name, cst.Attribute) else None
+        if written is None or self.settings.module is None:
+            return None
+        head = written.split(".", 1)[0]
+        if self.lookup(head) is not None or not self.imports.project_import(head, self.settings.project_packages):
+            return None
+        self._external_call(call, callee_name=written, returned=func.attr.value, method="." + func.attr.value)
+        return _ELSEWHERE
+
+    def _enter_target(self, call: cst.Call, func: cst.BaseExpression, target: Unit, n_bound: int,
+                      fresh: Optional[bool]) -> None:
+        """``call`` in traced code runs ``target`` (``n_bound``: its receiver's parameters)."""
         reason = f"called from traced `{self.unit.name}`"
+        if type(func) is cst.Attribute and n_bound and type(func.value) is cst.Name and func.value.value == "self":
+            receivers = self.unit.traced_receivers()
+            if receivers is not None:
+                # `self.m(...)` in a method run only on instances of some classes: so is `m`
+                target.receiver_reasons.setdefault(reason, set()).update(receivers)
         if type(func) is cst.Attribute and n_bound:
             self._pytree_receiver(func, target, reason)
         target.mark_traced(reason)
@@ -979,6 +1069,11 @@ class CallEffects:
                 elif cls is not None and not cls.is_jax_module:
                     target = cls.methods.get(func.attr.value)
             n_bound = bound_receiver(target)
+        if target is None and not self.in_traced and type(func) in (cst.Name, cst.Attribute):
+            # `ops.init(T0=t)` of another module of the project: it runs with these
+            # tracers (a call fact marked `grad`, project/facts.py)
+            self._external_call(call, require_traced=True, grad=True)
+            return
         if target is None or not isinstance(target.node, cst.FunctionDef) or target.is_generator:
             return
         params = target.positional()[n_bound:]
@@ -1097,7 +1192,7 @@ class CallEffects:
                        callee_name: Optional[str] = None, method: str = "",
                        returned: Optional[str] = None, star_traced: bool = False,
                        ctor: bool = False, fresh: bool = False, self_leaves: bool = False,
-                       read: bool = False) -> None:
+                       read: bool = False, overrides: bool = False, grad: bool = False) -> None:
         """Record a call from traced code to an imported function (``mod.f(x)``,
         ``f(x)`` after ``from mod import f``) with the arguments that are tracers;
         ``callee_expr``: the function a transformation wraps and the call applies
@@ -1156,6 +1251,8 @@ class CallEffects:
             fresh=fresh,
             self_leaves=self_leaves,
             read=read,
+            overrides=overrides,
+            grad=grad,
         ))
 
     def _note_none_args(self, target: Unit, params: list, call: cst.Call) -> None:

@@ -1284,7 +1284,11 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
             return True
         # a flax linen module of this file, built once: `model = Net()` ... `model.apply(v, x)`
         made = dotted_name(bound.func)
-        return any(c.linen and c.name == made for c in ev.index.classes)
+        if any(c.linen and c.name == made for c in ev.index.classes):
+            return True
+        # ... or of another module of the project (its record's hash `kind` "linen", project/facts.py)
+        rec = ev.index.imported_classes.get(made) if made is not None else None
+        return rec is not None and (rec.get("hash") or {}).get("kind") == "linen"
     return False
 
 

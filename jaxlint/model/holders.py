@@ -112,3 +112,25 @@ def _first_function(call: cst.Call, keywords: tuple[str, ...]) -> Optional[cst.B
             return a.value
     pos = positional_args(call)
     return pos[0].value if pos else None
+
+
+def imported_function(value: cst.BaseExpression, attr: str,
+                      qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[cst.BaseExpression]:
+    """The function expression (as written: ``nets.forward``, ``forward``) that the
+    method ``attr`` of a holder built by ``value`` runs, when that holder is a haiku
+    transform (``apply``) or an optax ``GradientTransformation`` (``init``/``update``);
+    None otherwise.  The caller decides whether it names another module's function."""
+    if not isinstance(value, cst.Call):
+        return None
+    q = qualname(value.func)
+    if q == _WITHOUT_RNG:
+        pos = positional_args(value)
+        return imported_function(pos[0].value, attr, qualname) if pos else None
+    if q in _HAIKU and attr in _HAIKU[q]:
+        return _first_function(value, ("f", "fn"))
+    if q in _OPTAX and attr in _OPTAX[q]:
+        i = _OPTAX[q].index(attr)
+        a = keyword_arg(value, attr)
+        pos = positional_args(value)
+        return a.value if a is not None else (pos[i].value if i < len(pos) else None)
+    return None

@@ -22,6 +22,7 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import initializer_of, key_like_name, key_param_consumed, only_defaulted, rngs_keys
+from jaxlint.model.overrides import subclass_overrides
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
@@ -629,7 +630,9 @@ class Indexer:
             scope=parent,
         )
         # a class deriving from a class defined in this file (a jax-module class: it is one)
-        written = [dotted_name(a.value) for a in node.bases if isinstance(a.value, (cst.Name, cst.Attribute))]
+        # (`Base[T]`, a generic base subscripted: that class, model/overrides.py)
+        written = [dotted_name(v) for v in (a.value.value if type(a.value) is cst.Subscript else a.value
+                                            for a in node.bases) if isinstance(v, (cst.Name, cst.Attribute))]
         for other in self.index.classes:
             if other.name in written and other is not info:
                 info.parents.append(other)
@@ -1032,10 +1035,12 @@ class Indexer:
                     callee = held.unit if held is not None else None
                 if callee is None:
                     callee = instances.class_level_method(idx.classes, call.func)  # `Interval.around(x)`
-                if callee is None and unit.param(call.func.value.value) is not None:  # type: ignore[union-attr]
-                    # `module.get_params(p)` on a parameter: its callers may pass an instance of a
-                    # class of this file (model/walker.py), whose method then runs after this unit
-                    idx.param_receivers.setdefault(id(unit), set()).add(call.func.value.value)  # type: ignore[union-attr]
+                holder = _param_holder(unit, call.func.value.value) if callee is None else None  # type: ignore[union-attr]
+                if holder is not None:
+                    # `module.get_params(p)` on a parameter (of this function, or of one that
+                    # encloses it: a factory's): its callers may pass an instance of a class of
+                    # this file (model/walker.py), whose method then runs after this unit
+                    idx.param_receivers.setdefault(id(holder), set()).add(call.func.value.value)  # type: ignore[union-attr]
                     for c in idx.classes:
                         m = c.methods.get(call.func.attr.value)
                         if m is not None and m is not unit:
@@ -1061,10 +1066,12 @@ class Indexer:
                             m = instances.class_member(built[0], member, idx.classes)
                             if m is not None and m is not unit:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
-                    elif not built and unit.param(name) is not None:
-                        # `model(x)` on a parameter: its callers may pass an instance of a class
-                        # of this file (model/walker.py), whose `__call__` then runs after this unit
-                        idx.param_receivers.setdefault(id(unit), set()).add(name)
+                    elif not built and (holder := _param_holder(unit, name)) is not None:
+                        # `model(x)` on a parameter (also one of an enclosing factory: `def
+                        # make_step(schedule): ... schedule(step)` in its jitted inner function):
+                        # its callers may pass an instance of a class of this file
+                        # (model/walker.py), whose `__call__` then runs after this unit
+                        idx.param_receivers.setdefault(id(holder), set()).add(name)
                         for c in idx.classes:
                             m = c.methods.get("__call__")
                             if m is not None and m is not unit:
@@ -1104,6 +1111,14 @@ class Indexer:
                         built = self._init_attr_class(unit.cls, name)
                         found = [c for c in idx.classes if c.name == built] if built is not None else []
                         callee = found[0].methods.get("__call__") if len(found) == 1 else None
+                    # ... and the overrides a subclass's instance runs (model/overrides.py)
+                    for m in subclass_overrides(idx.classes, unit, name):
+                        idx.call_edges.setdefault(id(unit), set()).add(id(m))
+                elif (isinstance(recv, cst.Call) and type(recv.func) is cst.Name and recv.func.value == "super"
+                      and unit.cls is not None):
+                    # `super().m(x)`: the base's method (one base of this file, model/calls.py)
+                    callee = unit.cls.parents[0].method(name) if len(unit.cls.parents) == 1 \
+                        and len(unit.cls.node.bases) == 1 else None
                 elif isinstance(recv, cst.Call) and isinstance(recv.func, cst.Name):
                     # `Cls(x).m(...)` with `Cls` a class of this file (model/instances.py);
                     # `Model(...).apply(v, x)` runs the flax module's `__call__`
@@ -1844,8 +1859,20 @@ class Indexer:
             if not pos or any(a.star for a in fn.args):
                 return  # partial(f, *args) / partial(f, **kw): which parameters are bound is unknown
             fn = pos[0].value
+        held = self._held_import(fn, site.scope, site.seq) if fn is site.fn_expr else None
+        if held is not None:
+            # `jax.jit(net.apply)` with `net = hk.transform(nets.forward)`: the imported function
+            # runs traced with the arguments after those `apply` keeps (what is static there
+            # is not followed: with static arguments, nothing is recorded)
+            if site.call is not None and any(
+                    a.keyword is not None and a.keyword.value in (t.static_argnums_kw, t.static_argnames_kw)
+                    for a in site.call.args):
+                return
+            fn = held
         callee = dotted_name(fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
-        if isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
+        if held is not None:
+            pass
+        elif isinstance(fn, cst.Attribute) and fn.attr.value == "apply":
             # `jax.jit(model.apply)` with `model = models.Net(...)`, `jax.jit(models.Net().apply)`:
             # the class's `apply` (a flax linen module runs its `__call__`: project/facts.py)
             ctor = self._constructed_by(fn.value, site.scope, site.seq)
@@ -1856,9 +1883,16 @@ class Indexer:
             # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
             # imported class, its `self` bound
             ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            local = self._local_instance_class(fn.value, site.scope, site.seq) if ctor is None else None
             if ctor is not None:
                 callee = f"{ctor}.{fn.attr.value}"
                 fn = cst.parse_expression(callee)
+                n_bound += 1
+            elif local is not None and local.method(fn.attr.value) is None:
+                # `jax.jit(env.step)` with `env = Corridor(...)`, a class of this file that
+                # inherits `step` from a base of another module: that base's method, `self`
+                # bound (`@:` names this module; project/facts.py follows the bases)
+                callee = f"@:{local.name}.{fn.attr.value}"
                 n_bound += 1
             elif not site.scope.is_module and fn is site.fn_expr:
                 held = _param_element(site.scope, fn.value.value)
@@ -1919,6 +1953,46 @@ class Indexer:
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
             self.index.applied_sites[id(applied)] = found
+
+    def _held_import(self, fn: cst.BaseExpression, scope: Unit, seq: int) -> Optional[cst.BaseExpression]:
+        """``net.apply`` with ``net`` bound once to ``hk.transform(nets.forward)`` (or an
+        optax ``GradientTransformation`` of imported functions): the imported function
+        expression its method runs (model/holders.py); None when unknown or local."""
+        if not isinstance(fn, cst.Attribute) or not isinstance(fn.value, cst.Name):
+            return None
+        found = scope.binding_for(fn.value.value, seq)
+        if found is None or len(found[0].bindings.get(fn.value.value, ())) != 1 or found[1][1] is None:
+            return None
+        inner = holders.imported_function(found[1][1], fn.attr.value, self.qualname)
+        if not isinstance(inner, (cst.Name, cst.Attribute)):
+            return None
+        written = dotted_name(inner)
+        head = written.split(".", 1)[0] if written else None
+        if head is None or scope.binding_for(head, seq) is not None or self.index.imports.resolve_dotted(head) is None:
+            return None  # a function of this file (holders.methods_of), a local value, or unknown
+        return inner
+
+    def _local_instance_class(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[ClassInfo]:
+        """The module-level class of this file whose call builds ``expr`` (a name bound
+        once to ``Cls(...)``, or the call written in place), with a base it does not
+        define here (one another module may define); else None."""
+        if isinstance(expr, cst.Name):
+            found = scope.binding_for(expr.value, seq)
+            if found is None:
+                return None
+            holder, (_, value) = found
+            if len(holder.bindings.get(expr.value, ())) != 1:
+                return None
+            expr = value
+        if not isinstance(expr, cst.Call) or type(expr.func) is not cst.Name:
+            return None
+        name = expr.func.value
+        if scope.binding_for(name, seq) is not None:
+            return None  # a variable of that name
+        found = [c for c in self.index.classes if c.name == name]
+        if len(found) != 1 or found[0].scope is None or not found[0].scope.is_module:
+            return None  # (a class defined twice, or in a function: unknown)
+        return found[0] if len(found[0].node.bases) > len(found[0].parents) else None
 
     def _constructed_by(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[str]:
         """The imported name (``models.Net``) whose call builds ``expr``: written in place
@@ -2087,6 +2161,9 @@ class Indexer:
                 origin = (fact.get("path", ""), int(fact.get("line", 0)), fact["reason"])
                 if fact.get("path") and origin not in unit.origins:
                     unit.origins.append(origin)
+                if fact.get("receiver") and not fact.get("grad"):
+                    # run there on an instance of a class that inherits it (model/overrides.py)
+                    unit.receiver_reasons.setdefault(fact["reason"], set()).add(fact["receiver"])
                 if fact.get("kind") == "site":
                     t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:
@@ -2114,6 +2191,18 @@ class Indexer:
                     # `cosmo.k` there, `cosmo` a traced instance: the property runs with its leaves
                     if unit.cls is not None:
                         pytree_methods.run_on(unit, pytree_methods.index_leaves(self.index, unit.cls), fact["reason"])
+                elif fact.get("kind") == "call" and fact.get("grad"):
+                    # called from a function another module differentiates outside jit: the
+                    # parameters given tracers hold concrete values (model/gradtrace.py)
+                    params = unit.positional()
+                    if unit.cls is not None and params and params[0].name in ("self", "cls"):
+                        params = params[1:]
+                    given = [params[i].name for i in fact.get("traced_pos", ()) if i < len(params)]
+                    given += [n for n in fact.get("traced_kw", ()) if unit.param(n) is not None]
+                    if given and not unit.host:
+                        unit.grad_params.update(given)
+                        if fact["reason"] not in unit.grad_reasons:
+                            unit.grad_reasons.append(fact["reason"])
                 elif fact.get("kind") == "call":
                     if fact.get("self_leaves") and unit.cls is not None:
                         # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)
@@ -2531,6 +2620,20 @@ def mark_site(
             if t.arity is not None and p.index is not None and p.index - n_bound >= t.arity:
                 continue
         unit.traced_params.add(p.name)
+
+
+def _param_holder(unit: Unit, name: str) -> Optional[Unit]:
+    """The function whose parameter ``name`` denotes in ``unit``: ``unit`` itself, or an
+    enclosing function (a closure over a factory's parameter) that does not rebind it,
+    with no function in between binding that name; else None."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        if u.param(name) is not None:
+            return u if u is unit or name not in u.assigned else None
+        if name in u.assigned or name in u.defs:
+            return None
+        u = u.parent
+    return None
 
 
 def _body_statements(node: cst.CSTNode) -> list[cst.CSTNode]:

@@ -408,7 +408,8 @@ class _Extractor:
 
     def _base_adder(self, out: list, expr: cst.CSTNode, scope: _Scope, shadow: tuple) -> Callable[[], None]:
         def run() -> None:
-            d = dotted_name(expr)
+            # (`Base[T]`: a generic base subscripted is that class)
+            d = dotted_name(expr.value if type(expr) is cst.Subscript else expr)  # type: ignore[attr-defined]
             b: Json = {"ref": d}
             if d is not None:
                 b.update(self._head_binding(d, scope, shadow) or {"bind": "local"})

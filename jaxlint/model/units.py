@@ -206,6 +206,22 @@ class Unit:
     fresh_reasons: set[str] = field(default_factory=set)
     held_reasons: set[str] = field(default_factory=set)
 
+    # the reasons it is traced that hold only for instances of some classes (a method a
+    # class inherits, run on its instance there: `RebayesSWEKF(...).scan(...)` under vmap):
+    # reason -> those classes (`module:qualname`), model/overrides.py
+    receiver_reasons: dict[str, set[str]] = field(default_factory=dict)
+
+    def traced_receivers(self) -> Optional[set[str]]:
+        """The classes whose instances this method runs traced on, when every reason it is
+        traced names them (model/overrides.py); None: any instance (a jit of the method
+        itself, a call whose receiver's class is unknown)."""
+        if not self.reasons or any(r not in self.receiver_reasons for r in self.reasons):
+            return None
+        out: set[str] = set()
+        for r in self.reasons:
+            out |= self.receiver_reasons[r]
+        return out
+
     def only_fresh_receivers(self) -> bool:
         """Is every reason this method is traced a call on an object built inside the
         calling trace (its attributes are the trace's own locals: nothing outlives it)?"""

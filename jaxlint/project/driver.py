@@ -464,6 +464,9 @@ def _next_round(
             carrying = [a for a in proj.get("args", ()) if carries_kind(a)]
             names = [f for call in (*proj.get("calls", ()), *proj.get("sites", ()), *carrying)
                      for f in _candidates(call["callee"], proj["summary"], path_of)]
+            # `self.m(...)` in traced code: the modules of the subclasses whose `m` runs
+            # (model/overrides.py), also those that never name JAX
+            names += _override_modules(index, _module, proj, path_of)
             known = project.candidates[path] = (proj, names)
         for f in known[1]:
             r = latest.get(f)
@@ -647,6 +650,24 @@ def _project_imports(path: str, name: ModuleName, packages: frozenset[str], text
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
     return frozenset(out)
+
+
+def _override_modules(index: ProjectIndex, module: str, proj: dict, path_of: dict[str, str]) -> list[str]:
+    """The files defining the overrides that the ``self.m(...)`` calls of ``proj``
+    (the output of ``module``) run (``"overrides"`` records, project/facts.py)."""
+    out: list[str] = []
+    for call in proj.get("calls", ()):
+        if not call.get("overrides") or not call.get("returned"):
+            continue
+        where, _, qual = call["callee"][1:].partition(":")
+        cls = index.resolve(where or module, qual)
+        if cls is None or cls.kind != "class":
+            continue
+        for t in index.override_targets(cls, call["returned"], call.get("caller", "").rsplit(".", 1)[-1]):
+            f = path_of.get(t.module)
+            if f is not None and f not in out:
+                out.append(f)
+    return out
 
 
 def _candidates(callee: str, summary: dict, path_of: dict[str, str]) -> list[str]:

@@ -507,6 +507,7 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 # a method of a class another module named (`@desc.transform:Transform.check`,
                 # model/instances.py): resolved in the module that defines the class
                 where, _, callee = callee[1:].partition(":")
+                where = where or module  # (`@:Cls.m`: a class of this file, model/index.py)
                 if where not in index.modules:
                     continue
             else:
@@ -517,6 +518,24 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
             target = index.resolve(where, callee)
             returned = rec.get("returned")
             skip = 0
+            receiver = None  # the class of the instance a method of a base of it is run on
+            if target is not None and target.kind == "function" and "." in callee:
+                # `jax.jit(env.step)` (`@:Corridor.step`): `Corridor` inherits `step`
+                held = index.resolve(where, callee.rsplit(".", 1)[0])
+                if held is not None and held.kind == "class" and (
+                        held.module != target.module or not target.qualname.startswith(held.qualname + ".")):
+                    receiver = f"{held.module}:{held.qualname}"
+            if rec.get("overrides"):
+                # `self.m(...)` in traced `Cls.caller`: the overrides of `m` in the project's
+                # subclasses of other modules that inherit `caller` (model/overrides.py)
+                if target is not None and target.kind == "class" and returned:
+                    for sub in index.override_targets(target, returned, rec.get("caller", "").rsplit(".", 1)[-1]):
+                        fact = {k: v for k, v in rec.items()
+                                if k not in _LOCAL_KEYS and k not in ("returned", "overrides")}
+                        fact.update(kind=kind, path=path, reason=_reason(
+                            kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
+                        records.append((sub.module, sub.qualname, fact, json.dumps(fact, sort_keys=True)))
+                continue
             if target is None and kind == "site" and callee.endswith(".apply"):
                 # `jax.jit(model.apply)`, `model = Model(...)` of a flax linen module class:
                 # its `__call__` is traced (`self` stands where `variables` is passed)
@@ -537,6 +556,9 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 cls = target
                 target = index.resolve(cls.module, f"{cls.qualname}.{member}")
                 returned = None
+                if target is not None and (target.module != cls.module
+                                           or not target.qualname.startswith(cls.qualname + ".")):
+                    receiver = f"{cls.module}:{cls.qualname}"  # (a method `cls` inherits)
                 if target is None and rec.get("ctor"):
                     # a generated `__init__` (dataclass, equinox Module): the checks it runs
                     # see the fields the call gave tracers (model/instances.py)
@@ -555,6 +577,8 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                 # the defining module decides (model/index.py, apply_facts)
                 continue
             fact = {k: v for k, v in rec.items() if k not in _LOCAL_KEYS}
+            if receiver is not None and target.kind == "function":
+                fact["receiver"] = receiver  # `self` is an instance of that class (model/overrides.py)
             if returned is None:
                 fact.pop("returned", None)
             if skip:

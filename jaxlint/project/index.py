@@ -360,6 +360,50 @@ class ProjectIndex:
                 return True
         return False
 
+    def override_targets(self, cls: Target, name: str, caller: str) -> list[Target]:
+        """The methods ``name`` that ``self.name(...)`` in ``cls``'s method ``caller``
+        runs on instances of the project's subclasses of ``cls`` defined in other modules
+        (model/overrides.py): each subclass's own ``name``, where neither it nor a class
+        between it and ``cls`` defines ``caller`` (it inherits the caller).  A subclass
+        whose base does not resolve is not found: unknown reaches nothing."""
+        out: list[Target] = []
+        todo = [(cls, False)]
+        seen = {(cls.module, cls.qualname)}
+        while todo and len(seen) < 256:
+            base, shadowed = todo.pop()
+            for sub in self._subclasses().get((base.module, base.qualname), ()):
+                if (sub.module, sub.qualname) in seen:
+                    continue
+                seen.add((sub.module, sub.qualname))
+                members = (self.definition(sub.module, sub.qualname) or {}).get("members") or {}
+                hides = shadowed or caller in members or caller == name
+                if not hides and sub.module != cls.module and members.get(name, {}).get("k") == "def":
+                    t = self._def_target(sub.module, f"{sub.qualname}.{name}")
+                    if t is not None and t.kind == "function" and t not in out:
+                        out.append(t)
+                todo.append((sub, hides))
+        return out
+
+    def _subclasses(self) -> dict[tuple[str, str], list[Target]]:
+        """Each project class -> the module-level classes of the project whose written
+        bases resolve to it (built once per set of summaries)."""
+        memo = self._memo.get(("subclasses",))
+        if memo is not None:
+            return memo  # type: ignore[return-value]
+        out: dict[tuple[str, str], list[Target]] = {}
+        for module, summary in self.modules.items():
+            for q, rec in (summary.get("defs") or {}).items():
+                if rec.get("kind") != "class" or "." in q:
+                    continue
+                for base in rec.get("bases") or ():
+                    if base.get("ref") is None or base.get("bind") != "module":
+                        continue
+                    bt = self.resolve(module, base["ref"])
+                    if bt is not None and bt.kind == "class":
+                        out.setdefault((bt.module, bt.qualname), []).append(Target("class", module, q))
+        self._memo[("subclasses",)] = out  # type: ignore[assignment]
+        return out
+
     def definition(self, module: str, qualname: str) -> Optional[Json]:
         """The summary record of a definition."""
         summary = self.modules.get(module)
