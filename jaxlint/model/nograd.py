@@ -6,7 +6,8 @@ which differentiate nothing by themselves).  A derivative reaches one of them on
 through the file's own differentiating calls (``jax.grad(loss)``, ``jax.vjp(f, x)``,
 ``jax.value_and_grad``...) or through a callable that the file hands it to
 (``trainer.fit(loss)``, ``optax``, a decorator, a list of functions): that callee may
-differentiate it.  ``DerivativeReach`` collects those *roots* once per file and
+differentiate it.  A decorated function that returns nothing (a test under
+``@set_flag(False)``) is no root: it has no output a decorator could differentiate.  ``DerivativeReach`` collects those *roots* once per file and
 closes them over the names each reached function mentions (over-approximated by
 name: any function of the file with a name mentioned in a reached body is reached).
 A function is *underived* when neither it nor a function around it is reached, nor
