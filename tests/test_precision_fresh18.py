@@ -352,3 +352,71 @@ def test_key_alias_rebound_every_iteration_is_silent(tmp_path, monkeypatch):
 def test_key_alias_not_rebound_or_original_read_is_reported(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"draws.py": _ALIAS_REUSED}, "JAX301") == [
         ("JAX301", "draws.py", 10, 24, _REUSE_MSG), ("JAX301", "draws.py", 20, 26, _REUSE_MSG)]
+
+
+# ---------------------------------------------------------------- E: a test that its Bazel target runs with x64
+
+# axlearn `axlearn/audio/frontend_utils_test.py:131`: `py_test(srcs = ["frontend_utils_test.py"],
+# env = {"JAX_ENABLE_X64": "1"})` in `axlearn/audio/BUILD`
+_F64_TEST = '''
+    import jax.numpy as jnp
+
+
+    def test_window():
+        x = jnp.ones(4, dtype=jnp.float64)
+        assert x.sum() == 4
+'''
+
+_F64_MSG = "`float64` requested in `jnp.ones` is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `float32`"
+
+# VALID: a `py_test` in `BUILD`; a macro (`pytest_test`) in `BUILD.bazel` with `"true"` and two
+# sources; a target listing the file among others in a tuple
+_BUILD = '''
+    py_test(
+        name = "window_test",
+        srcs = ["window_test.py"],
+        env = {"JAX_ENABLE_X64": "1"},
+        deps = [":window"],
+    )
+'''
+
+_BUILD_MACRO = '''
+    load("//tools:pytest.bzl", "pytest_test")
+
+    pytest_test(
+        name = "window_tests",
+        srcs = ["window_test.py", "fft_test.py"],
+        env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=8", "JAX_ENABLE_X64": "true"},
+    )
+'''
+
+# INVALID: the target of another file sets it; the variable set to "0"; a BUILD that does not parse
+_BUILD_OTHER = '''
+    py_test(
+        name = "fft_test",
+        srcs = ["fft_test.py"],
+        env = {"JAX_ENABLE_X64": "1"},
+    )
+
+    py_test(
+        name = "window_test",
+        srcs = ["window_test.py"],
+        env = {"JAX_ENABLE_X64": "0"},
+    )
+'''
+
+
+def test_bazel_target_with_x64_env_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"audio/window_test.py": _F64_TEST, "audio/BUILD": _BUILD}, "JAX110") == []
+
+
+def test_bazel_macro_with_x64_env_is_silent(tmp_path, monkeypatch):
+    files = {"audio/window_test.py": _F64_TEST, "audio/fft_test.py": _F64_TEST, "audio/BUILD.bazel": _BUILD_MACRO}
+    assert _lint(tmp_path, monkeypatch, files, "JAX110") == []
+
+
+def test_bazel_target_of_another_file_or_x64_off_is_reported(tmp_path, monkeypatch):
+    files = {"audio/window_test.py": _F64_TEST, "audio/fft_test.py": _F64_TEST, "audio/BUILD": _BUILD_OTHER,
+             "vision/window_test.py": _F64_TEST, "vision/BUILD": "py_test(name = 'window_test', srcs = [\n"}
+    assert _lint(tmp_path, monkeypatch, files, "JAX110") == [
+        ("JAX110", "audio/window_test.py", 6, 27, _F64_MSG), ("JAX110", "vision/window_test.py", 6, 27, _F64_MSG)]
