@@ -420,3 +420,99 @@ def test_bazel_target_of_another_file_or_x64_off_is_reported(tmp_path, monkeypat
              "vision/window_test.py": _F64_TEST, "vision/BUILD": "py_test(name = 'window_test', srcs = [\n"}
     assert _lint(tmp_path, monkeypatch, files, "JAX110") == [
         ("JAX110", "audio/window_test.py", 6, 27, _F64_MSG), ("JAX110", "vision/window_test.py", 6, 27, _F64_MSG)]
+
+
+# ---------------------------------------------------------------- F: a method a jitted method calls through `self` (a miss)
+
+# tunix `tunix/generate/sampler.py:720` (reviewers' miss): `_sample_step` reads `self.eos_ids`,
+# called through `self` from `_decode_fn`, jitted as a bound method in `__init__`;
+# `__call__` sets `self.eos_ids` on every call. INVALID: the same instance, two ways
+# (a bound method jitted in `__init__`, a method decorated `@partial(jax.jit, static_argnums=0)`)
+_STEP_BOUND = '''
+    import jax
+    import jax.numpy as jnp
+
+
+    class Sampler:
+        def __init__(self):
+            self.eos = jnp.array([1])
+            self._decode = jax.jit(self._decode_fn)
+
+        def _decode_fn(self, x):
+            return self._step(x) + 1
+
+        def _step(self, s):
+            return s * self.eos[0]
+
+        def __call__(self, x, eos):
+            self.eos = jnp.array(eos)
+            return self._decode(x)
+'''
+
+_STEP_STATIC = '''
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+
+    class Decoder:
+        def __init__(self):
+            self.stop = 2
+
+        @partial(jax.jit, static_argnums=0)
+        def decode(self, x):
+            return self.scale(x)
+
+        def scale(self, x):
+            return x * self.stop
+
+        def set_stop(self, stop):
+            self.stop = stop
+'''
+
+# VALID: the helper is called on another object (whatever that trace holds), or only
+# from a method that is not jitted with `self`
+_STEP_OTHER = '''
+    import jax
+    import jax.numpy as jnp
+
+
+    class Helper:
+        def __init__(self):
+            self.eos = jnp.array([1])
+
+        def step(self, s):
+            return s * self.eos[0]
+
+        def reset(self, eos):
+            self.eos = jnp.array(eos)
+
+
+    class Sampler:
+        def __init__(self):
+            self.helper = Helper()
+            self._decode = jax.jit(self._decode_fn)
+
+        def _decode_fn(self, x):
+            return self.helper.step(x)
+
+
+    @jax.jit
+    def run(helper_state, x):
+        return Helper().step(x)
+'''
+
+
+def test_method_called_through_self_from_a_bound_jitted_method_is_reported(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"sampler.py": _STEP_BOUND}, "JAX405") == [
+        ("JAX405", "sampler.py", 15, 20, "`self.eos` is read in `_step` (called from `_decode_fn`), which is jitted with `self` a Python object, and `__call__` sets it (line 18): the compiled function keeps the value read at its first trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")]
+
+
+def test_method_called_through_self_from_a_static_self_method_is_reported(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"decoder.py": _STEP_STATIC}, "JAX405") == [
+        ("JAX405", "decoder.py", 17, 20, "`self.stop` is read in `scale` (called from `decode`), which is jitted with `self` a Python object, and `set_stop` sets it (line 20): the compiled function keeps the value read at its first trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")]
+
+
+def test_method_called_on_another_object_is_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"sampler.py": _STEP_OTHER}, "JAX405") == []
