@@ -332,6 +332,17 @@ _ALIAS_REUSED = '''
         return out
 
 
+    def draws_realiased(fn):
+        original_key = jax.random.PRNGKey(1234)
+        out = []
+        key = original_key
+        for _ in range(10):
+            key = original_key
+            key, child_key = jax.random.split(key)
+            out.append(fn(child_key))
+        return out
+
+
     def draws_original(fn):
         original_key = jax.random.PRNGKey(1234)
         out = []
@@ -351,7 +362,8 @@ def test_key_alias_rebound_every_iteration_is_silent(tmp_path, monkeypatch):
 
 def test_key_alias_not_rebound_or_original_read_is_reported(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"draws.py": _ALIAS_REUSED}, "JAX301") == [
-        ("JAX301", "draws.py", 10, 24, _REUSE_MSG), ("JAX301", "draws.py", 20, 26, _REUSE_MSG)]
+        ("JAX301", "draws.py", 10, 24, _REUSE_MSG), ("JAX301", "draws.py", 21, 26, _REUSE_MSG),
+        ("JAX301", "draws.py", 31, 26, _REUSE_MSG)]
 
 
 # ---------------------------------------------------------------- E: a test that its Bazel target runs with x64

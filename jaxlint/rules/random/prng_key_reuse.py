@@ -4406,7 +4406,8 @@ class PrngKeyReuse(Rule):
 def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[str], still: list[str]) -> bool:
     """Does the consuming call read the key through a name that held it at the loop's
     entry (``key`` of ``key = original_key``) and that a statement at the top level of
-    the loop's body binds again on every iteration (``key, sub = jax.random.split(key)``)?
+    the loop's body, the draw's own or a later one, binds again on every iteration
+    (``key, sub = jax.random.split(key)``)?
     The next iteration reads the new key; the holders that still hold the key after the
     body (``still``: ``original_key``) are not read there."""
     if type(site) is not cst.Call or type(loop) not in (cst.For, cst.While):
@@ -4419,7 +4420,14 @@ def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[
         return False
     body = loop.body  # type: ignore[attr-defined]
     bound: set[str] = set()
+    before: set[str] = set()  # bound before the draw (`key = original_key` again): unknown
+    reached = False
     for stmt in (body.body if type(body) is cst.IndentedBlock else ()):
+        reached = reached or any(n is site for n in walk_tree(stmt))
+        names = {n.value for n in walk_tree(stmt) if type(n) is cst.Name}
+        if not reached:
+            before |= names & read
+            continue
         if type(stmt) is not cst.SimpleStatementLine:
             continue
         for small in stmt.body:
@@ -4428,7 +4436,7 @@ def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[
                     for n in walk_tree(t.target):
                         if type(n) is cst.Name:
                             bound.add(n.value)
-    return read <= bound
+    return not before and read <= bound
 
 
 def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str], ctx) -> bool:
