@@ -107,8 +107,7 @@ class StaleGlobalRead(Rule):
         "jit(impure_uses_globals)`, `from pkg.train import step`, `train.step(...)`), at its "
         "top level or in a function's body, in program order;\n"
         "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
-        "`jax.jit(obj.method)`), or in a method that such a method calls through `self` "
-        "(`self._step(s)` in a jitted `_decode_fn`: the same instance), when another method sets `self.x` or the driving code sets "
+        "`jax.jit(obj.method)`), when another method sets `self.x` or the driving code sets "
         "`obj.x` between two calls (not when that method is the one place the file "
         "transforms the class's methods, `pmap(partial(self.step, ...))` built on every call: "
         "each call traces anew);\n"
@@ -1646,24 +1645,17 @@ class StaleGlobalRead(Rule):
             # under jit, its leaves traced and its aux data part of the cache key, so a
             # changed attribute is seen (or retraced): its own rules
             return
-        if unit.reasons and all(r.startswith("called from") for r in unit.reasons) \
-                and not _called_on_jitted_self(unit, cls):
+        if unit.reasons and all(r.startswith("called from") for r in unit.reasons):
             # traced only because traced code calls it (`trace(model).get_trace(x)` inside a
             # jitted function): the instance is whatever that trace holds, not jitted with it
-            # (unless every caller is a method jitted with `self` a Python object calling it
-            # through `self`: the same instance, `self._step(s)` in a jitted `_decode_fn`)
             return
         elsewhere = {o[2] for o in unit.origins}
-        if unit.reasons and any(r in elsewhere for r in unit.reasons) \
-                and all(r.startswith("called from") or r in elsewhere for r in unit.reasons):
+        if unit.reasons and all(r.startswith("called from") or r in elsewhere for r in unit.reasons):
             # jitted in another module (`jax.jit(svi.update)` there): whether a setter runs
             # between two calls of that jit on the same instance is that module's order,
             # which this file does not see
             return
         attr = node.attr.value
-        callers = sorted({r.split("`")[1] for r in unit.reasons if r.startswith("called from") and r.count("`") >= 2})
-        via = f" (called from `{'`, `'.join(callers)}`)" if callers and all(
-            r.startswith("called from") for r in unit.reasons) else ""
         # a setter: another method sets the attribute after construction (not one that
         # construction calls: configuration before the first call)
         setup_calls = {
@@ -1688,7 +1680,7 @@ class StaleGlobalRead(Rule):
                 self._reported.add((id(unit), dotted))
                 self.report(
                     node,
-                    f"`{dotted}` is read in `{unit.name}`{via}, which is jitted with `self` a Python "
+                    f"`{dotted}` is read in `{unit.name}`, which is jitted with `self` a Python "
                     f"object, and `{name}` sets it (line {{related_line}}): the compiled function "
                     "keeps the value read at its first trace, so later calls ignore the change. "
                     "Pass it as an argument (or make the object a pytree)",
@@ -1806,25 +1798,6 @@ class StaleGlobalRead(Rule):
                 elif called and id(n) in bound:
                     return w.name, n
         return None
-
-
-def _called_on_jitted_self(unit: Unit, cls) -> bool:
-    """Is every caller that traces ``unit`` (its "called from" reasons) a method of the
-    same class that is jitted with ``self`` a Python object (``jax.jit(self._decode_fn)``)
-    and calls ``self.<unit>(...)`` in its own body?  Then ``unit`` runs in that trace with
-    the very instance the jitted method was given."""
-    callers = [r.split("`")[1] for r in unit.reasons if r.count("`") >= 2]
-    if not callers or len(callers) != len(unit.reasons):
-        return False
-    for name in callers:
-        m = cls.methods.get(name)
-        if m is None or m is unit or m.self_sites != {"object"}:
-            return False
-        if not any(type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value == unit.name
-                   and type(n.func.value) is cst.Name and n.func.value.value == "self"
-                   for n in descendants(m.node)):
-            return False
-    return True
 
 
 def _of_self(expr: cst.CSTNode, method: Unit) -> bool:
