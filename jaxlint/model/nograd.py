@@ -6,7 +6,8 @@ which differentiate nothing by themselves).  A derivative reaches one of them on
 through the file's own differentiating calls (``jax.grad(loss)``, ``jax.vjp(f, x)``,
 ``jax.value_and_grad``...) or through a callable that the file hands it to
 (``trainer.fit(loss)``, ``optax``, a decorator, a list of functions): that callee may
-differentiate it.  ``DerivativeReach`` collects those *roots* once per file and
+differentiate it.  A decorated function that returns nothing (a test under
+``@set_flag(False)``) is no root: it has no output a decorator could differentiate.  ``DerivativeReach`` collects those *roots* once per file and
 closes them over the names each reached function mentions (over-approximated by
 name: any function of the file with a name mentioned in a reached body is reached).
 A function is *underived* when neither it nor a function around it is reached, nor
@@ -29,7 +30,7 @@ import libcst as cst
 
 from jaxlint.model.gradtrace import DIFFERENTIATING
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, positional_args
+from jaxlint.model.walk import children, descendants, positional_args
 
 # transformations that do not differentiate the function they are given
 _PLAIN_WRAPPERS = frozenset({"jax.jit", "jax.vmap", "jax.pmap", "jax.named_call", "equinox.filter_jit",
@@ -77,7 +78,8 @@ class DerivativeReach:
             elif t is cst.Attribute and node.attr.value in self.by_name and not (
                     type(parent) is cst.Call and parent.func is node):  # type: ignore[union-attr]
                 roots.extend(self.by_name[node.attr.value])  # `fit(self.loss)`: a method handed on
-            elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators):
+            elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators) \
+                    and _gives_value(node):
                 u = self.unit_of.get(id(node))
                 if u is not None:
                     roots.append(u)  # a decorator takes it (and may differentiate it)
@@ -192,6 +194,23 @@ class DerivativeReach:
                 return False
             u = u.parent
         return True
+
+
+def _gives_value(fn: cst.CSTNode) -> bool:
+    """Can ``fn`` (a ``def``) give its caller a value: a ``return`` of an expression
+    other than ``None``, or a ``yield``, in its own body?  A function that returns
+    nothing (a test: ``@set_flag(False) def test_forward(self): ...``) has no output
+    for a decorator to differentiate: ``jax.grad`` of it raises (no scalar output), and
+    ``vjp``/``jvp`` of it carry no cotangent or tangent back through its body."""
+    for n in descendants(fn.body):  # type: ignore[attr-defined]
+        t = type(n)
+        if t is cst.Return:
+            v = n.value  # type: ignore[attr-defined]
+            if v is not None and not (type(v) is cst.Name and v.value == "None"):
+                return True
+        elif t is cst.Yield:
+            return True
+    return False
 
 
 def _fn_arg(call: cst.Call) -> Optional[cst.BaseExpression]:

@@ -133,6 +133,8 @@ class _Extractor:
         self.all: Any = None
         self.star: list[Optional[str]] = []
         self.imported: set[str] = set()
+        self.imported_now: set[str] = set()  # ... by an import that runs when the module is imported
+        self.in_script = False  # in the module's `if __name__ == "__main__":` block (run as a script only)
         # deferred work: run once every scope's bindings are known
         self.pending: list[Callable[[], None]] = []
 
@@ -163,12 +165,13 @@ class _Extractor:
         self._bind(scope, name, {"k": "def", "q": q, "nested": scope.kind == "function"}, cond)
 
     def _import(self, node: cst.CSTNode, scope: _Scope, cond: bool) -> None:
+        now = not self.in_script and _at_import(scope)
         if type(node) is cst.Import:
             for alias in node.names:  # type: ignore[attr-defined]
                 full = dotted_name(alias.name)
                 if full is None:
                     continue
-                self._note_imported(full)
+                self._note_imported(full, now)
                 if alias.asname is not None and type(alias.asname.name) is cst.Name:
                     self._bind(scope, alias.asname.name.value, {"k": "module", "m": full}, cond)
                 else:
@@ -179,7 +182,7 @@ class _Extractor:
         target = dotted_name(node.module) if node.module is not None else None  # type: ignore[attr-defined]
         mod = absolute_module(self.name, self.is_package, level, target)
         if mod is not None:
-            self._note_imported(mod)
+            self._note_imported(mod, now)
         names = node.names  # type: ignore[attr-defined]
         if type(names) is cst.ImportStar:
             if scope.kind == "module":
@@ -194,12 +197,16 @@ class _Extractor:
                 local = alias.asname.name.value
             if mod is not None:
                 self.imported.add(f"{mod}.{orig}")
+                if now:
+                    self.imported_now.add(f"{mod}.{orig}")
             self._bind(scope, local, {"k": "from", "m": mod, "n": orig}, cond)
 
-    def _note_imported(self, full: str) -> None:
+    def _note_imported(self, full: str, now: bool) -> None:
         parts = full.split(".")
         for i in range(1, len(parts) + 1):
             self.imported.add(".".join(parts[:i]))
+            if now:
+                self.imported_now.add(".".join(parts[:i]))
 
     def _targets(self, node: cst.CSTNode, out: list[str]) -> None:
         t = type(node)
@@ -227,7 +234,10 @@ class _Extractor:
                 self.small(small, scope, cond)
         elif t is cst.If:
             self.expr(stmt.test, scope)  # type: ignore[attr-defined]
+            script = scope.kind == "module" and _main_guard(stmt.test)  # type: ignore[attr-defined]
+            was, self.in_script = self.in_script, self.in_script or script
             self.stmts(stmt.body.body, scope, True)  # type: ignore[attr-defined]
+            self.in_script = was
             orelse = stmt.orelse  # type: ignore[attr-defined]
             if orelse is not None:
                 if type(orelse) is cst.If:
@@ -556,7 +566,31 @@ class _Extractor:
             "all": self.all,
             "star_imports": self.star,
             "imported": sorted(self.imported),
+            # ... only by an import inside a function (`def main(): from pkg import sim`) or
+            # the `if __name__ == "__main__":` block: not run when this module is imported
+            "deferred": sorted(self.imported - self.imported_now),
         }
+
+
+def _main_guard(test: cst.CSTNode) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1 \
+            or type(test.comparisons[0].operator) is not cst.Equal:  # type: ignore[attr-defined]
+        return False
+    sides = (test.left, test.comparisons[0].comparator)  # type: ignore[attr-defined]
+    return any(type(a) is cst.Name and a.value == "__name__" for a in sides) and any(  # type: ignore[attr-defined]
+        type(a) is cst.SimpleString and a.evaluated_value == "__main__" for a in sides)  # type: ignore[attr-defined]
+
+
+def _at_import(scope: _Scope) -> bool:
+    """Does code of ``scope`` run when its module is imported: the module's top level,
+    or a class body outside any function?"""
+    s: Optional[_Scope] = scope
+    while s is not None:
+        if s.kind == "function":
+            return False
+        s = s.parent
+    return True
 
 
 def _all_params(ps: cst.Parameters) -> list[cst.Param]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 # the layout version of the summaries ``summary.py`` writes and the project index reads
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 
 
 def absolute_module(current: str, is_package: bool, level: int, target: Optional[str]) -> Optional[str]:

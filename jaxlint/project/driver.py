@@ -60,9 +60,10 @@ class _Project:
         # on sys.path, so its `import util` is `lib/util.py`)
         self.beside: dict[str, frozenset[str]] = {}
         self.index: Optional[ProjectIndex] = None  # reused across rounds
-        # every file of the project is linted as one of its modules (run_project): what no
-        # file shows, the project does not do
-        self.complete = False
+        # where the whole project was asked for, the files of it that no module name
+        # places (the ``__init__.py`` of a root that is a package itself, two files of one
+        # name): read as text only (None: the project was not linted whole)
+        self.unplaced: Optional[list[str]] = None
         self.indexed: frozenset[str] = frozenset()
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
         self.resolved: dict = {}  # what each file's output resolves to (facts.incoming_facts' memo)
@@ -209,7 +210,7 @@ def run_project(files: Sequence[Path], workspace: WorkspaceView, options: RunOpt
         for project in {id(p): p for p in project_of.values()}.values():
             # every file of the project is linted, each as a module of it
             everything = whole.get(project.root)
-            project.complete = everything is not None and everything <= set(project.files)
+            project.unplaced = sorted(everything - set(project.files)) if everything is not None else None
     cache = workspace.cache
     jobs, show_progress, file_timeout = options.jobs, options.show_progress, options.file_timeout
     read = workspace.read
@@ -523,8 +524,11 @@ def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[
     """Does the project, linted whole, take no derivative: every file read (a file that
     does not parse, or failed, is unknown), none naming a differentiating transformation or
     a library that consumes gradients (``model/gradtrace.names_derivative``; a file the
-    prefilter skipped names no JAX library)?"""
-    if not project.complete or not project.files:
+    prefilter skipped names no JAX library)?  A file of the project that no module name
+    places (the ``__init__.py`` of a root that is itself a package) and a ``.py`` file
+    under the root that the run did not lint are read as text: one whose text names no
+    derivative takes none."""
+    if project.unplaced is None or not project.files:
         return False
     for f in project.files:
         r = latest.get(f)
@@ -532,22 +536,29 @@ def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[
             return False
         if r.project is None or r.error:
             # not read (it does not parse, it failed): unknown, unless its text names no derivative
-            data = _bytes_of(f, data_for, read)
-            if data is None or _DERIVATIVE_WORDS.search(data) is not None:
+            if _may_derive(_bytes_of(f, data_for, read)):
                 return False
-    return not _unlinted_sources(project)
+    if any(_may_derive(_bytes_of(f, data_for, read)) for f in project.unplaced):
+        return False
+    return not _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read))
 
 
-def _unlinted_sources(project: _Project) -> bool:
+def _may_derive(data: Optional[bytes]) -> bool:
+    """Can a file of this text take a derivative (None: it cannot be read, unknown)?"""
+    return data is None or _DERIVATIVE_WORDS.search(data) is not None
+
+
+def _unlinted_sources(project: _Project, text_of: Callable[[str], Optional[bytes]]) -> bool:
     """Is there a ``.py`` file under the project's root (outside hidden folders) that the
-    run did not lint (left out by an ``exclude``, or not asked for)?  What it does is not
-    known, so nothing can be said of the whole project.  Walked only for a project that
-    looks derivative-free, after every other test."""
+    run did not lint (left out by an ``exclude``, or not asked for) and whose text may take
+    a derivative?  What it does is not known, so nothing can be said of the whole project.
+    Walked only for a project that looks derivative-free, after every other test."""
     linted = {os.path.realpath(f) for f in project.files}
     for folder, dirs, names in os.walk(project.root):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
         for n in names:
-            if n.endswith(".py") and os.path.realpath(os.path.join(folder, n)) not in linted:
+            path = os.path.join(folder, n)
+            if n.endswith(".py") and os.path.realpath(path) not in linted and _may_derive(text_of(path)):
                 return True
     return False
 

@@ -673,15 +673,18 @@ def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: d
     """The modules whose import makes JAX arrays while x64 is off, each with the
     statement that makes them (``"pkg/defaults.py: TODAY = age_at_z0(*PLANCK15)"``):
     their top level computes with JAX, or calls a jitted function of the project,
-    before any x64 switch of their own; or (transitively) they import such a module,
-    or lie in a package whose ``__init__`` does.  Not a module that runs with x64 on
+    before any x64 switch of their own; or (transitively) they import such a module
+    where importing them runs that import (not in a function), or lie in a package
+    whose ``__init__`` does.  Not a module that runs with x64 on
     once imported (``x64_on``), nor one importing a module that may switch it."""
     src: dict[str, str] = {}
     imports: dict[str, set[str]] = {}
     for module, path, proj in outputs:
         if module in x64_on:
             continue
-        imports[module] = _imported_with_packages(module, proj)
+        # what importing it runs: not a module imported only inside a function of it
+        # (`def main(): ... config.update("jax_enable_x64", True); from pkg import sim`)
+        imports[module] = _imported_with_packages(module, proj) - set(proj["summary"].get("deferred", ()))
         own = proj.get("import_arrays")
         if own:
             src[module] = f"{path}: {own}"

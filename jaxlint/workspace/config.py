@@ -26,6 +26,7 @@ import pathspec
 
 from jaxlint.paths import resolved
 from jaxlint.cache import DEFAULT_CACHE_DIR_NAME
+from jaxlint.workspace.bazel import runs_with_x64
 from jaxlint.workspace.ruleinfo import RuleInfo, UnknownSelector, selection
 from jaxlint.settings import LintSettings
 
@@ -296,7 +297,7 @@ class ResolvedConfig:
         self.exclude = _spec([*cfg.exclude, *cfg.extend_exclude])
         self.include = _spec([*(DEFAULT_INCLUDE if cfg.include is None else cfg.include), *cfg.extend_include])
         self.respect_gitignore = cfg.respect_gitignore
-        self._settings: dict[frozenset[str], LintSettings] = {}
+        self._settings: dict[tuple[frozenset[str], bool], LintSettings] = {}
 
     def _select(self, steps: list, start: Optional[frozenset[str]] = None) -> frozenset[str]:
         """``ruleinfo.selection`` of ``steps`` (from the default rules unless
@@ -337,10 +338,12 @@ class ResolvedConfig:
             if spec.match_file(rel):
                 ignored |= codes
         select = self.select - ignored
-        cached = self._settings.get(select)
+        # a test that the project's Bazel target runs with `JAX_ENABLE_X64=1` (workspace/bazel.py)
+        x64 = self.x64 or (self._overrides.x64 is None and runs_with_x64(str(path)))
+        cached = self._settings.get((select, x64))
         if cached is None:
-            cached = LintSettings(select=select, x64=self.x64, options=self.options)
-            self._settings[select] = cached
+            cached = LintSettings(select=select, x64=x64, options=self.options)
+            self._settings[(select, x64)] = cached
         return cached
 
     def is_included(self, path: Path) -> bool:

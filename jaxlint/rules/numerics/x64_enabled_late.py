@@ -31,7 +31,10 @@ class LateX64Enable(Rule):
         "`from ..cosmology import TODAY` with `TODAY = age_at_z0(*PLANCK15)`; what runs at import "
         "counts too: a def's parameter defaults and decorators and a class body's statements, "
         "`def __init__(self, scale=jnp.ones(()))`, `loc = jnp.zeros(())` in a class, not a "
-        "`default_factory` lambda nor a function body); and "
+        "`default_factory` lambda nor a function body; a module it imports only inside a function "
+        "or in its `if __name__ == \"__main__\":` block is not imported with it: `main.py`'s "
+        "`if __name__ == \"__main__\": from pkg.sim import simulate` runs nothing when a test imports "
+        "`main`); and "
         "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
     )
     why_bad = (

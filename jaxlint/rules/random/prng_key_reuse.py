@@ -82,7 +82,9 @@ class PrngKeyReuse(Rule):
         "whose shape does not depend on the split data is reported too, so noise meant to be the "
         "same on every shard needs a `# noqa: JAX301`);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
-        "key per iteration, also through a function that consumes it: a helper, a jitted step "
+        "key per iteration (a copy of it, `key = original_key`, that a statement of the loop's body "
+        "rebinds every iteration, `key, sub = split(key)`, is a new key per iteration), also through "
+        "a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
         "an evaluation apply: a keyword naming determinism or evaluation set to True, "
         "`deterministic=True`, or one naming training, dropout or sampling set to False, "
@@ -4235,6 +4237,9 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
+                if _read_by_rebound_holder(node, site, holders, still):
+                    continue  # `key = original_key` ... `for _ in r: key, sub = split(key)`: the alias
+                    # read is rebound every iteration; the name still holding the key is not read
                 if _read_through_rebound(site, frame.rebound, holders, ctx):
                     continue  # `split(state[0])` with `state = step(...)` later in the body:
                     # the next iteration reads the key the body put there, not this one
@@ -4547,6 +4552,42 @@ class PrngKeyReuse(Rule):
     leave_SetComp = _leave_loop
     leave_GeneratorExp = _leave_loop
     leave_DictComp = _leave_loop
+
+
+def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[str], still: list[str]) -> bool:
+    """Does the consuming call read the key through a name that held it at the loop's
+    entry (``key`` of ``key = original_key``) and that a statement at the top level of
+    the loop's body, the draw's own or a later one, binds again on every iteration
+    (``key, sub = jax.random.split(key)``)?
+    The next iteration reads the new key; the holders that still hold the key after the
+    body (``still``: ``original_key``) are not read there."""
+    if type(site) is not cst.Call or type(loop) not in (cst.For, cst.While):
+        return False
+    read = {a.value.value for a in site.args if type(a.value) is cst.Name}  # type: ignore[attr-defined]
+    if read & set(still):
+        return False
+    read &= set(holders)
+    if not read:
+        return False
+    body = loop.body  # type: ignore[attr-defined]
+    bound: set[str] = set()
+    before: set[str] = set()  # bound before the draw (`key = original_key` again): unknown
+    reached = False
+    for stmt in (body.body if type(body) is cst.IndentedBlock else ()):
+        reached = reached or any(n is site for n in walk_tree(stmt))
+        names = {n.value for n in walk_tree(stmt) if type(n) is cst.Name}
+        if not reached:
+            before |= names & read
+            continue
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is cst.Assign:
+                for t in small.targets:
+                    for n in walk_tree(t.target):
+                        if type(n) is cst.Name:
+                            bound.add(n.value)
+    return not before and read <= bound
 
 
 def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str], ctx) -> bool:
