@@ -503,19 +503,13 @@ FLAX_PARAM_OK = FLAX_PARAM.replace("jax.random.normal(key, x.shape)",
                                    "jax.random.normal(jax.random.fold_in(key, 1), x.shape)")
 
 
-def test_flax_init_after_a_draw_from_its_key(tmp_path, monkeypatch):
-    assert lint_files(tmp_path, monkeypatch, {"nb.py": FLAX_BOUND}, select="JAX301") == [
-        _reuse("nb.py", 14, 10, "key", "random.normal", 12)]
-
-
-def test_flax_layer_init_given_rngs(tmp_path, monkeypatch):
-    assert lint_files(tmp_path, monkeypatch, {"m.py": FLAX_LAYER}, select="JAX301") == [
-        _reuse("m.py", 7, 12, "rng", "random.uniform", 6)]
-
-
-def test_draw_after_flax_init_of_an_annotated_parameter(tmp_path, monkeypatch):
-    assert lint_files(tmp_path, monkeypatch, {"m.py": FLAX_PARAM}, select="JAX301") == [
-        _reuse("m.py", 13, 11, "key", "encoder.init(...)", 12)]
+def test_flax_init_beside_a_draw_from_its_key_is_not_reuse(tmp_path, monkeypatch):
+    """flax draws each parameter from `fold_in(key, <path>)`, not from `key`: a draw from
+    `key` before or after `init`, and a split after it, share no bits, and JAX's
+    `jax_debug_key_reuse` accepts them (JAX 0.10.2, flax 0.12; the diff review of
+    session 18 ran them), so none of these is reported."""
+    for name, text in (("nb.py", FLAX_BOUND), ("m.py", FLAX_LAYER), ("p.py", FLAX_PARAM)):
+        assert lint_files(tmp_path, monkeypatch, {name: text}, select="JAX301") == [], text
 
 
 # modules whose parameters all start as constants draw nothing (flax's own tests:

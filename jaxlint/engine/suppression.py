@@ -237,6 +237,7 @@ def comment_lines(text: str) -> dict[int, int]:
         return moved
     blocked: set[int] = set()
     commented: set[int] = set()
+    time_lines: list[int] = []
     for tok in tokens:
         if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
             for ln in range(tok.start[0], tok.end[0]):
@@ -249,7 +250,15 @@ def comment_lines(text: str) -> dict[int, int]:
         elif line.startswith(TIME_CELL_LINE) or _TIME_CELL.match(line):
             # a notebook's `%%time` line (IPython refuses a comment after it), in the module
             # jaxlint reads or in a cell's own text (an editor's cell): the cell's next line
+            # that is not blank (a blank line of the cell has no statement to carry it)
             blocked.add(i)
+            time_lines.append(i)
+    lines = split_lines(text)
+    for ln in time_lines:
+        k = ln + 1
+        while k <= len(lines) and not lines[k - 1].strip():
+            blocked.add(k)
+            k += 1
     for ln in sorted(blocked):
         target = ln + 1
         while target in blocked:

@@ -636,7 +636,7 @@ class CallEffects:
                     # a branch only some traced callers reach: those that name their classes
                     receivers = set().union(*self.unit.receiver_reasons.values())
                 here = None if receivers is None else {
-                    r.partition(":")[2] for r in receivers if r.partition(":")[0] == self.settings.module}
+                    r.partition(":")[2] for r in receivers if r.partition(":")[0] in ("", self.settings.module)}
                 overrides = subclass_overrides(self.index.classes, self.unit, func.attr.value, here)
                 own_cls = self.unit.cls
                 if self.settings.module is None or self.unit.name in ("__init__", "__post_init__"):
@@ -645,7 +645,7 @@ class CallEffects:
                     # run only on instances of some classes: their `m` (project/facts.py)
                     for r in sorted(receivers):
                         mod, _, cls_name = r.partition(":")
-                        if mod != self.settings.module:
+                        if mod not in ("", self.settings.module):  # ("": this module)
                             self._external_call(call, callee_name=f"@{r}", returned=func.attr.value,
                                                 method="." + func.attr.value)
                 elif own_cls.scope is not None and own_cls.scope.is_module:

@@ -1565,6 +1565,19 @@ class Indexer:
                                 out.add(tg.attr.value)
         return out
 
+    def _site_receiver_class(self, site: TransformSite) -> Optional[str]:
+        """``Model`` for the site ``jax.jit(m.step)`` where ``m = Model(...)``, a class
+        of this file (the name bound last before the site); None otherwise."""
+        fn = site.fn_expr
+        if type(fn) is not cst.Attribute or type(fn.value) is not cst.Name or fn.value.value in ("self", "cls"):
+            return None
+        found = site.scope.binding_for(fn.value.value, site.seq)
+        value = found[1][1] if found is not None else None
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        names = {c.name for c in self.index.classes if c.name == value.func.value}
+        return value.func.value if names else None
+
     def _apply_site(self, site: TransformSite, depth: int = 0) -> None:
         if depth > 4:
             return
@@ -1632,6 +1645,12 @@ class Indexer:
         unbatched = self._vmap_unbatched(site, unit, n_bound)
         mark_site(unit, t, _reason(site), static, n_bound, kw_bound, unbatched,
                   _partial_given(site.fn_expr, self.qualname))
+        receiver = self._site_receiver_class(site) if n_bound else None
+        if receiver is not None:
+            # `m = Model(); jax.jit(m.step)`: `step` runs traced on a `Model`, so `self.hook()`
+            # there reaches `Model.hook`, not its subclasses' overrides (model/overrides.py)
+            # (":Cls": a class of this module, whose name the index does not know)
+            unit.receiver_reasons.setdefault(_reason(site), set()).add(f":{receiver}")
         if not t.host:
             self._closure_params(site, unit)
         applied = self._applied.get(id(site.call)) if site.call is not None else None

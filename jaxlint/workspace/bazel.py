@@ -24,7 +24,8 @@ import os
 from typing import Optional
 
 BUILD_FILES = ("BUILD.bazel", "BUILD")
-_ON = frozenset({"1", "true", "True", "TRUE", "yes"})
+# the values JAX reads as true, in any case (jax/_src/config.py `bool_env`)
+_ON = frozenset({"y", "yes", "t", "true", "on", "1"})
 _MEMO: dict[str, tuple[Optional[tuple[int, int]], frozenset[str]]] = {}
 
 
@@ -60,17 +61,21 @@ def _x64_sources(folder: str) -> frozenset[str]:
 
 
 def _targets_with_x64(tree: ast.AST) -> set[str]:
-    out: set[str] = set()
+    """The sources every target that lists them runs with x64 on (a second target
+    running the same file without it runs it 32-bit: not x64)."""
+    on: set[str] = set()
+    off: set[str] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
         env, srcs = kw.get("env"), kw.get("srcs")
-        if not isinstance(env, ast.Dict) or not isinstance(srcs, (ast.List, ast.Tuple)):
+        if not isinstance(srcs, (ast.List, ast.Tuple)):
             continue
-        on = any(isinstance(k, ast.Constant) and k.value == "JAX_ENABLE_X64"
-                 and isinstance(v, ast.Constant) and v.value in _ON for k, v in zip(env.keys, env.values))
-        if on:
-            out.update(e.value for e in srcs.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-                       and "/" not in e.value)
-    return out
+        names = {e.value for e in srcs.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                 and "/" not in e.value}
+        x64 = isinstance(env, ast.Dict) and any(
+            isinstance(k, ast.Constant) and k.value == "JAX_ENABLE_X64" and isinstance(v, ast.Constant)
+            and isinstance(v.value, str) and v.value.lower() in _ON for k, v in zip(env.keys, env.values))
+        (on if x64 else off).update(names)
+    return on - off

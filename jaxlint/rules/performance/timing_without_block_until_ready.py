@@ -1003,6 +1003,12 @@ class TimingWithoutBlocking(Rule):
         self._start = start
         self._pending = []
 
+    @staticmethod
+    def _ends_with(node: cst.With, call: cst.Call) -> bool:
+        """Is ``call`` in the last statement of the ``with`` block's body?"""
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        return bool(body) and any(d is call for d in descendants(body[-1]))
+
     def leave_With(self, node: cst.With) -> None:
         start = self._magic_cell(node)
         if start is None and not self.ctx.in_traced:
@@ -1015,9 +1021,11 @@ class TimingWithoutBlocking(Rule):
             return
         if start is None or self._start is not start:
             return
-        if self._pending and all(self.ctx.qualname(c.func) in _CONVERSIONS for c in self._pending):
-            # the cell's JAX work still pending is only host data made into arrays
-            # (`X = jnp.array(X)[:n]` after loading a data set): no computation to wait for
+        if self._pending and all(self.ctx.qualname(c.func) in _CONVERSIONS for c in self._pending) \
+                and self._ends_with(node, self._pending[-1]):
+            # the cell's JAX work still pending is only host data made into arrays, and the
+            # cell ends there (`X = jnp.array(X)[:n]` after loading a data set): no computation
+            # to wait for (`X = jnp.asarray(data); G = X @ X.T` computes after it: reported)
             self._pending = []
         if self._pending:
             last = self._pending[-1]
