@@ -147,11 +147,31 @@ py_test(name = "a_test", srcs = ["a_test.py"], env = {"JAX_ENABLE_X64": "0"})
 py_test(name = "b_test", srcs = ["b_test.py"], env = {"JAX_ENABLE_X64": "on"})
 py_test(name = "c_test", srcs = ["c_test.py"], env = {"JAX_ENABLE_X64": "1"})
 py_test(name = "c_test_x32", srcs = ["c_test.py"])
+py_library(name = "b_test_lib", srcs = ["b_test.py"])
 """
 TEST = "import jax.numpy as jnp\n\n\ndef test_f():\n    x = jnp.zeros(3, dtype=jnp.float64)\n"
 
 
 def test_bazel_x64_needs_every_target_of_the_file_and_reads_values_as_jax_does(tmp_path, monkeypatch) -> None:
+    """(a library target listing a test file runs nothing: axlearn's `frontend_utils_test_lib`)"""
     files = {"tests/BUILD": BUILD, "tests/a_test.py": TEST, "tests/b_test.py": TEST, "tests/c_test.py": TEST}
     got = lint_files(tmp_path, monkeypatch, files, select="JAX110")
     assert [f[:4] for f in got] == [("JAX110", "tests/a_test.py", 5, 28), ("JAX110", "tests/c_test.py", 5, 28)]
+
+
+# a project's type alias of jax.Array (axlearn's `Tensor = jax.Array` in common/utils.py,
+# fresh set 18): an annotation written with it is no proof the value is a JAX array
+# (`draw_box_on_image(image: Tensor)` is given `images[0].numpy() / 255`); a module or
+# function re-exported is still followed (`jr` for `jax.random`)
+ANNOTATED = {
+    "pkg/__init__.py": "",
+    "pkg/utils.py": "import jax\nfrom jax import random as jr\n\nTensor = jax.Array\n",
+    "pkg/draw.py": "import numpy as np\n\nfrom pkg.utils import Tensor, jr\n\n\n"
+                   "def draw(image: Tensor, color) -> Tensor:\n    image[0:2] = color\n    return image\n\n\n"
+                   "def shuffled(key, x):\n    return jr.shuffle(key, x)\n",
+}
+
+
+def test_a_type_alias_of_another_module_is_not_taken_for_a_jax_array(tmp_path, monkeypatch) -> None:
+    assert [f[:4] for f in lint_files(tmp_path, monkeypatch, ANNOTATED, select="JAX101,JAX901")] == [
+        ("JAX901", "pkg/draw.py", 12, 12)]

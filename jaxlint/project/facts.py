@@ -133,7 +133,8 @@ def incoming_facts(
         for name, qualname in externals:
             # `from utils import jr`, where utils/__init__.py has `from jax import random as jr`:
             # `jr` is `jax.random` here (model/imports.py, ImportTable.aliases)
-            out.setdefault(path, {}).setdefault("aliases", {})[name] = qualname
+            if _aliased(qualname):
+                out.setdefault(path, {}).setdefault("aliases", {})[name] = qualname
         # a file the prefilter skipped (it never names JAX) is not analysed for a constant
         skipped = bool(proj.get("skipped"))
         def give(name: str, target_module: str, qualname: str, function: bool) -> None:
@@ -225,7 +226,7 @@ def incoming_facts(
                     if not skipped:  # `common_types.MODE_TRAIN`, `common_types.Mode.TRAIN`
                         _give_consts(out, path, f"{name}.{attr}", consts_of(target_module), attr)
                     ext = reexported(target_module).get(attr)
-                    if ext is not None:  # `utils.jr` of `import utils`: `jax.random`
+                    if ext is not None and _aliased(ext):  # `utils.jr` of `import utils`: `jax.random`
                         out.setdefault(path, {}).setdefault("aliases", {})[f"{name}.{attr}"] = ext
         for target_module, qualname, fact, key in records:
             add(target_module, qualname, fact, key)
@@ -766,6 +767,15 @@ _ALIASED_LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "equinox", "ha
 
 def _aliased_library(qualname: str) -> bool:
     return qualname.split(".", 1)[0] in _ALIASED_LIBRARIES
+
+
+def _aliased(qualname: str) -> bool:
+    """Is a library name re-exported by a project module given to its importers: a
+    module or a function (`jax.random`, `jax.experimental.pjit.pjit`), not a class
+    (`Tensor` for `jax.Array`: an annotation written with it is a claim the code's
+    values need not keep: axlearn's `image: Tensor` holds a NumPy array)?"""
+    last = qualname.rsplit(".", 1)[-1]
+    return not last[:1].isupper()
 
 
 def _reexported_externals(index: ProjectIndex, module: str) -> dict[str, str]:

@@ -61,13 +61,17 @@ def _x64_sources(folder: str) -> frozenset[str]:
 
 
 def _targets_with_x64(tree: ast.AST) -> set[str]:
-    """The sources every target that lists them runs with x64 on (a second target
-    running the same file without it runs it 32-bit: not x64)."""
+    """The sources every test or binary target that lists them runs with x64 on (a
+    second target running the same file without it runs it 32-bit: not x64)."""
     on: set[str] = set()
     off: set[str] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
+        rule = node.func.id if isinstance(node.func, ast.Name) else \
+            node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if not rule.endswith(("test", "binary")):
+            continue  # a library (`py_library`) lists a file but runs nothing: only a test or binary does
         kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
         env, srcs = kw.get("env"), kw.get("srcs")
         if not isinstance(srcs, (ast.List, ast.Tuple)):
