@@ -160,18 +160,19 @@ def test_bazel_x64_needs_every_target_of_the_file_and_reads_values_as_jax_does(t
 
 
 # a project's type alias of jax.Array (axlearn's `Tensor = jax.Array` in common/utils.py,
-# fresh set 18): an annotation written with it is no proof the value is a JAX array
+# fresh set 18; flaxformer's `Array = jnp.ndarray`, fresh set 15, on a dict of arrays): an annotation written with it is no proof the value is a JAX array
 # (`draw_box_on_image(image: Tensor)` is given `images[0].numpy() / 255`); a module or
 # function re-exported is still followed (`jr` for `jax.random`)
 ANNOTATED = {
     "pkg/__init__.py": "",
-    "pkg/utils.py": "import jax\nfrom jax import random as jr\n\nTensor = jax.Array\n",
-    "pkg/draw.py": "import numpy as np\n\nfrom pkg.utils import Tensor, jr\n\n\n"
+    "pkg/utils.py": "import jax\nimport jax.numpy as jnp\nfrom jax import random as jr\n\nTensor = jax.Array\nArray = jnp.ndarray\n",
+    "pkg/draw.py": "import numpy as np\n\nfrom pkg.utils import Array, Tensor, jr\n\n\n"
                    "def draw(image: Tensor, color) -> Tensor:\n    image[0:2] = color\n    return image\n\n\n"
+                   "def drop(attention: Array, m):\n    attention['a'] *= m\n    return attention\n\n\n"
                    "def shuffled(key, x):\n    return jr.shuffle(key, x)\n",
 }
 
 
 def test_a_type_alias_of_another_module_is_not_taken_for_a_jax_array(tmp_path, monkeypatch) -> None:
     assert [f[:4] for f in lint_files(tmp_path, monkeypatch, ANNOTATED, select="JAX101,JAX901")] == [
-        ("JAX901", "pkg/draw.py", 12, 12)]
+        ("JAX901", "pkg/draw.py", 17, 12)]

@@ -775,7 +775,7 @@ def _aliased(qualname: str) -> bool:
     (`Tensor` for `jax.Array`: an annotation written with it is a claim the code's
     values need not keep: axlearn's `image: Tensor` holds a NumPy array)?"""
     last = qualname.rsplit(".", 1)[-1]
-    return not last[:1].isupper()
+    return not last[:1].isupper() and last != "ndarray"  # (`jnp.ndarray`: a class too)
 
 
 def _reexported_externals(index: ProjectIndex, module: str) -> dict[str, str]:
