@@ -1995,14 +1995,7 @@ class Indexer:
         """The module-level class of this file whose call builds ``expr`` (a name bound
         once to ``Cls(...)``, or the call written in place), with a base it does not
         define here (one another module may define); else None."""
-        if isinstance(expr, cst.Name):
-            found = scope.binding_for(expr.value, seq)
-            if found is None:
-                return None
-            holder, (_, value) = found
-            if len(holder.bindings.get(expr.value, ())) != 1:
-                return None
-            expr = value
+        expr = _through_single_binding(expr, scope, seq)
         if not isinstance(expr, cst.Call) or type(expr.func) is not cst.Name:
             return None
         name = expr.func.value
@@ -2016,14 +2009,7 @@ class Indexer:
     def _constructed_by(self, expr: cst.BaseExpression, scope: Unit, seq: int) -> Optional[str]:
         """The imported name (``models.Net``) whose call builds ``expr``: written in place
         (``models.Net(...)``), or a name its scope binds once to such a call."""
-        if isinstance(expr, cst.Name):
-            found = scope.binding_for(expr.value, seq)
-            if found is None:
-                return None
-            holder, (_, value) = found
-            if len(holder.bindings.get(expr.value, ())) != 1:
-                return None
-            expr = value
+        expr = _through_single_binding(expr, scope, seq)
         if not isinstance(expr, cst.Call) or not isinstance(expr.func, (cst.Name, cst.Attribute)):
             return None
         written = dotted_name(expr.func)
@@ -3031,6 +3017,18 @@ def _site_consts(fn: cst.BaseExpression, qualname, unit: Unit, n_bound: int, sta
             if c is not None:
                 consts[p.name] = c
     return consts
+
+
+def _through_single_binding(expr: Optional[cst.BaseExpression], scope: Unit, seq: int) -> Optional[cst.BaseExpression]:
+    """``expr`` itself, or, for a name its scope binds exactly once (before ``seq``), the
+    value bound to it; None for a name bound several times or not at all."""
+    if not isinstance(expr, cst.Name):
+        return expr
+    found = scope.binding_for(expr.value, seq)
+    if found is None:
+        return None
+    holder, (_, value) = found
+    return value if len(holder.bindings.get(expr.value, ())) == 1 else None
 
 
 def _reason(site: TransformSite) -> str:
