@@ -76,20 +76,49 @@ def _positions(code: Any, lasti: int, line: int) -> tuple[int, int, int]:
     """(line, column, end column) of the instruction at ``lasti`` (columns 0-based); the
     line's first and last character where it is not known (a traceback JAX rebuilt from
     its own source information has no instruction offsets)."""
+    import linecache
+
+    text = linecache.getline(code.co_filename, line).rstrip()
     try:
         for i, pos in enumerate(code.co_positions()):
             if i == lasti // 2:
                 start, _end, col, end_col = pos
                 if start == line and col is not None:
-                    return start, col, end_col if end_col is not None and _end == start \
-                        else col
+                    return (start,) + _test_span(text, col, end_col if end_col is not None
+                                                 and _end == start else col)
                 break
     except (AttributeError, ValueError):
         pass
-    import linecache
+    return (line,) + _test_span(text, len(text) - len(text.lstrip()), len(text))
 
-    text = linecache.getline(code.co_filename, line).rstrip()
-    return line, len(text) - len(text.lstrip()), len(text)
+
+_TEST_KEYWORDS = ("if", "elif", "while", "assert")
+
+
+def _test_span(text: str, col: int, end_col: int) -> tuple[int, int]:
+    """A span that starts at an ``if``/``elif``/``while``/``assert`` keyword (Python gives
+    the whole statement to the jump that converts its test to a bool) narrowed to the
+    test, the expression the static rules point at; any other span as it is."""
+    import ast
+
+    head = text[col:]
+    word = head.split(None, 1)[0] if head.strip() else ""
+    word = word.rstrip(":")
+    if word not in _TEST_KEYWORDS or text[:col].strip():
+        return col, end_col
+    source = head if word == "assert" else head.replace(word, "if", 1)
+    if word != "assert":
+        source = source + "\n    pass"
+    try:
+        stmt = ast.parse(source).body[0]
+    except (SyntaxError, IndexError, ValueError):
+        return col, end_col
+    test = getattr(stmt, "test", None)
+    if test is None or test.end_lineno != 1 or test.end_col_offset is None:
+        return col, end_col
+    shift = 0 if word in ("assert", "if") else len(word) - 2
+    # ast counts UTF-8 bytes; the probes' columns count the same (co_positions does)
+    return col + test.col_offset + shift, col + test.end_col_offset + shift
 
 
 class Probes:
