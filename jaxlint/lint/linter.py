@@ -459,11 +459,17 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
         tree, bad = python_syntax_error(text, path)
         if bad is not None:
             newer = _newer_syntax(text, bad)
-            if newer is not None:
-                result.error = newer
-            elif "JAX001" in settings.select:
-                result.findings.append(bad)
-            return result
+            if newer is None:
+                if "JAX001" in settings.select:
+                    result.findings.append(bad)
+                return result
+            # syntax newer than this Python (PEP 695 `type X = ...`, `class C[T]`) that
+            # libcst's grammar reads: checked on libcst's tree alone (no CPython tree for
+            # the fast path, the limits guard or the call lines); "could not be checked"
+            # only where that analysis fails
+            if prefilter and not mentions_jax(text) and settings.module is None:
+                return result
+            return _newer_syntax_checked(result, text, path, settings, trees, newer)
         skipped = prefilter and not mentions_jax(text)
         if skipped and settings.module is None:
             return result
@@ -505,6 +511,19 @@ def _lint_text(result: FileResult, text: str, path: str, settings: LintSettings,
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _newer_syntax_checked(result: FileResult, text: str, path: str, settings: LintSettings,
+                          trees: Optional[TreeStore], newer: str) -> FileResult:
+    """A file only libcst's grammar reads on this Python, analysed on libcst's tree; a
+    failure there is the file's "could not be checked" line (``newer``), never a crash."""
+    try:
+        return _parse_and_analyze(result, text, path, settings, trees=trees)
+    except (RecursionError, MemoryError, cst.ParserSyntaxError):
+        result.findings.clear()
+        result.project = None
+        result.error = newer
+        return result
 
 
 def _without_tables(result: FileResult, text: str, path: str, settings: LintSettings,
