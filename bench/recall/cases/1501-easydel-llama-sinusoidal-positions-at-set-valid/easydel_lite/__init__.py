@@ -1,0 +1,1 @@
+from .modules.llama.modelling_llama_flax import FlaxLlamaAttention, LlamaConfig

@@ -1,0 +1,1 @@
+from .bbox import Box, overlap_slices

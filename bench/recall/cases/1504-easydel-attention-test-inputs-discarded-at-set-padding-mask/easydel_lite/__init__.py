@@ -1,0 +1,1 @@
+from .modules.attention_module import AttentionModule

@@ -1,0 +1,1 @@
+from .geometry import *  # noqa F403

@@ -1,0 +1,1 @@
+from .modules.mixtral.modelling_mixtral_flax import FlaxMixtralBlocKSparesTop2MLPCollection, MixtralConfig
