@@ -98,3 +98,61 @@ def test_removal_the_changelog_does_not_date_says_by(tmp_path, monkeypatch):
                 "removed by JAX 0.10.2 (deprecated in 0.4.16): use `jax.lax.with_sharding_constraint` "
                 "instead"),
     ]
+
+
+# 3. JAX401's words for a function reached from traced code that no jit of its own or
+# of an enclosing function caches (multi-module review 19, p05): `env_step` in
+# envs/pendulum.py runs inside a `lax.scan` body that `rollout` builds afresh on each
+# plain-Python call, and JAX 0.10.2 printed `JitTracer(float32[])` on every call of
+# `rollout`, not once: "later calls print nothing" was wrong. A function jitted itself,
+# or nested in one, keeps it.
+
+ENV = """\
+import jax.numpy as jnp
+
+
+def env_step(state, action):
+    pos, vel = state
+    vel = vel + 0.1 * (action - 0.5)
+    reward = -jnp.abs(pos + 0.1 * vel)
+    print("step reward:", reward)
+    return (pos, vel), reward
+"""
+
+ROLLOUT = """\
+import jax
+
+from envs.pendulum import env_step
+
+
+def rollout(w, state, horizon=5):
+    def body(s, _):
+        return env_step(s, jax.nn.sigmoid(w))
+
+    _, rewards = jax.lax.scan(body, state, None, length=horizon)
+    return rewards
+
+
+@jax.jit
+def jitted_rollout(w, state):
+    def body(s, _):
+        print("carry:", s)
+        return s, w
+
+    return jax.lax.scan(body, state, None, length=3)
+"""
+
+
+def test_print_in_a_helper_of_an_uncached_trace_does_not_promise_silence(tmp_path, monkeypatch):
+    files = {"envs/__init__.py": "", "envs/pendulum.py": ENV, "rollout.py": ROLLOUT}
+    found = _lint(tmp_path, monkeypatch, files, "JAX401")
+    assert found == [
+        ("JAX401", "envs/pendulum.py", 8, 5,
+         "`print` in traced `env_step` runs only while JAX traces it and prints a tracer (e.g. "
+         "`JitTracer(float32[])`), not the values; a call served from jit's cache prints nothing. "
+         "Use `jax.debug.print(\"{}\", x)` to print runtime values"),
+        ("JAX401", "rollout.py", 17, 9,
+         "`print` in traced `body` runs once, at trace time, and prints a tracer (e.g. "
+         "`JitTracer(float32[])`), not the values; later calls print nothing. "
+         "Use `jax.debug.print(\"{}\", x)` to print runtime values"),
+    ]

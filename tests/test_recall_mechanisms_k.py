@@ -146,9 +146,9 @@ def test_constructors_in_traced_code_run_init_post_init_check_init_and_call(tmp_
          "decorated with @jax.jit); this raises ConcretizationTypeError. Instead, keep it as an array "
          "(`x.astype(jnp.int32)`), or return it and convert outside the traced function"),
         ("JAX401", "shapes/geometry.py", 38, 9,
-         "`print` in traced `__call__` runs once, at trace time, and prints a tracer (e.g. "
-         "`JitTracer(float32[])`), not the values; later calls print nothing. Use "
-         "`jax.debug.print(\"{}\", x)` to print runtime values"),
+         "`print` in traced `__call__` runs only while JAX traces it and prints a tracer (e.g. "
+         "`JitTracer(float32[])`), not the values; a call served from jit's cache prints "
+         "nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values"),
     ]
 
 

@@ -167,8 +167,8 @@ def test_a_flax_activation_of_a_tracer_is_a_tracer(tmp_path, monkeypatch):
     got = lint_files(tmp_path, monkeypatch, {"m.py": MLP.replace(
         "{USE}", 'print("hidden mean:", h.mean())')}, select="JAX401")
     assert [g[:4] for g in got] == [("JAX401", "m.py", 11, 9)]
-    assert got[0][4].startswith("`print` in traced `__call__` runs once, at trace time, and "
-                                "prints a tracer")
+    assert got[0][4].startswith("`print` in traced `__call__` runs only while JAX traces it "
+                                "and prints a tracer")
     got = lint_files(tmp_path, monkeypatch, {"m.py": FUNCS.replace(
         "{USE}", "if h.sum() > 0:\n        h = -h")}, select="JAX201")
     assert got == [

@@ -29,6 +29,18 @@ def _eager_shard_map(unit) -> bool:
     return False
 
 
+def _jitted_itself(unit) -> bool:
+    """``unit`` is jitted (or pmapped) itself, or nested in a function that is (a scan
+    body inside a jitted step): a decorator or a wrapper names the jit, so the trace
+    is cached and a later call prints nothing."""
+    while unit is not None:
+        if any(("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from"))
+               for r in unit.reasons):
+            return True
+        unit = unit.parent
+    return False
+
+
 def _body_outside_jit(unit) -> Optional[str]:
     """``lax.scan`` for a unit traced only as the body of a structured control-flow
     call made outside any traced function (``jax.lax.scan(body, ...)`` in plain
@@ -186,7 +198,7 @@ def _format_literal(text: str, statics: list[tuple[str, str, str]]) -> Optional[
 
 
 M401_F = '`print` in traced `f` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
-M401_LOG = '`print` in traced `log` runs once, at trace time, and prints a tracer (e.g. `JitTracer(float32[])`), not the values; later calls print nothing. Use `jax.debug.print("{}", x)` to print runtime values'
+M401_LOG = '`print` in traced `log` runs only while JAX traces it and prints a tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit\'s cache prints nothing. Use `jax.debug.print("{}", x)` to print runtime values'
 ARG_LOG = 'an argument of `jax.debug.print` in `log` is text Python formats at trace time, with the tracer: it prints the tracer\'s text (e.g. `JitTracer(float32[])`), not the values. Pass the value itself and put the placeholder in the format string: `jax.debug.print("mean {}", x)`'
 
 
@@ -1087,11 +1099,24 @@ class PrintInTraced(Rule):
                 self._fix(node),
             )
             return
+        if _jitted_itself(ctx.unit):
+            self.report(
+                node,
+                f"`print` in traced `{ctx.unit.name}` runs once, at trace time, and prints a tracer "
+                "(e.g. `JitTracer(float32[])`), not the values; later calls print nothing. "
+                "Use `jax.debug.print(\"{}\", x)` to print runtime values",
+                self._fix(node),
+            )
+            return
+        # reached from traced code the rule cannot tie to one jit (a helper, a body of a
+        # loop called in plain Python elsewhere): how often it is traced depends on its
+        # callers, so the message does not promise "later calls print nothing" (multi-module
+        # review 19, p05: a scan body outside jit calls it, and every call printed)
         self.report(
             node,
-            f"`print` in traced `{ctx.unit.name}` runs once, at trace time, and prints a tracer "
-            "(e.g. `JitTracer(float32[])`), not the values; later calls print nothing. "
-            "Use `jax.debug.print(\"{}\", x)` to print runtime values",
+            f"`print` in traced `{ctx.unit.name}` runs only while JAX traces it and prints a "
+            "tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit's "
+            "cache prints nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
             self._fix(node),
         )
 
