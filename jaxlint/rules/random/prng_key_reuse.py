@@ -2695,8 +2695,9 @@ class PrngKeyReuse(Rule):
                 continue
             how = f"{func.value}()"
             if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
-                ctx.consume_key(token, node, f"{sampler}` via `{func.value}")  # judged as a closure called in a loop
-                continue
+                continue  # a closure called in a loop: reported at its draw (_closure_key_called_again)
+            if any(t is token and h == how for t, (_, h) in ctx.consumed_keys()):
+                continue  # the same closure called again: reported at its draw
             self._consume(node, key_expr, how, token, at=node)
 
     def _caller_transform_consumes(self, node: cst.Call) -> None:
