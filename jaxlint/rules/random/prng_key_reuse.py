@@ -45,13 +45,16 @@ class PrngKeyReuse(Rule):
         "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
         "not `zeros`/`ones`/`constant`) consumes the key it is called with like a sampler: "
         "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
-        "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
+        "whose class field defaults to one (a flax linen field), a parameter annotated `Initializer` "
+        "(`weight_init: Initializer`; not one defaulting to `zeros`) or defaulting to a drawing one "
+        "(`kernel_init=lecun_normal()`), also through a helper that calls one; "
         "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
         "distribution, and numpyro's `sample(key, shape)` (the key first), of a distribution "
         "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
         "tests, which sample one distribution under one seed to check shapes); a distribution the "
         "model cannot place (`pi = actor.apply(params, obs)`) draws from a key given as `seed=` to "
-        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`; not `obj.sample(key)`, "
+        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`, also a key-named parameter "
+        "annotated as an array, `rng: jnp.ndarray`; not `obj.sample(key)`, "
         "which may draw nothing);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
@@ -84,7 +87,8 @@ class PrngKeyReuse(Rule):
         "same on every shard needs a `# noqa: JAX301`);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration (a copy of it, `key = original_key`, that a statement of the loop's body "
-        "rebinds every iteration, `key, sub = split(key)`, is a new key per iteration), also through "
+        "rebinds every iteration to a new key, `key, sub = split(key)`, `fold_in`, a seed that "
+        "varies, is a new key per iteration; a clone or copy is not), also through "
         "a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
         "an evaluation apply: a keyword naming determinism or evaluation set to True, "
@@ -97,8 +101,11 @@ class PrngKeyReuse(Rule):
         "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
         "numbers, so a second apply of that module, or one in every iteration of a loop, is "
         "flagged (not in tests);\n"
-        "* a key made from a literal seed in a function that the file calls in a loop or a "
-        "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
+        "* a key made from a literal seed (or a parameter defaulting to one that no call of the "
+        "file passes: `def glorot(shape, seed=0)`) in a function that the file calls in a loop or a "
+        "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), or twice when "
+        "the draw's shape comes from the caller (`add_noise(x), add_noise(x)` with "
+        "`normal(key(0), x.shape)`: calls with the same shapes return the same numbers), drawn with "
         "arguments that do not depend on the function's parameters, and returned (directly or "
         "through names the `return` reads, also names computed from the draw: `mask = "
         "bernoulli(rng, p, batch.shape)`, `loss = mean(batch * mask)`, `return params - loss`): "
@@ -118,7 +125,11 @@ class PrngKeyReuse(Rule):
         "cfg))`: the same seed per setting is meant; a closure stored for later, "
         "`hooks.append(lambda: cfg)`, is no such read);\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
-        "that is called more than once (or in a loop), unless it is an objective given to "
+        "that is called more than once (or in a loop; not one that permutes the array it is given, "
+        "`def convert_data(x): return permutation(subkey, x)` applied to several arrays: one order "
+        "keeps their rows aligned, on purpose), and a call of such a nested function "
+        "consumes that key where it is made (a draw from the key before or after it repeats its "
+        "bits), unless it is an objective given to "
         "`jax.grad`/`value_and_grad`/`jacrev`... there and called outside loops (evaluated "
         "again for its value or a diagnostic: the same objective is meant); also a function "
         "or lambda that a tree map (`jax.tree.map`, `tree_util.tree_map`, through an alias "
@@ -1420,6 +1431,36 @@ class PrngKeyReuse(Rule):
                     return action
             """
         ),
+        # one permutation for several arrays (rows kept aligned); a layer's initializer
+        # given its own key; a helper given a seed per call
+        Valid(
+            """
+            import jax
+            from jax.nn.initializers import Initializer, zeros
+
+
+            def minibatches(storage, advantages, key):
+                key, subkey = jax.random.split(key)
+
+                def convert_data(x):
+                    return jax.random.permutation(subkey, x)
+
+                return convert_data(storage), convert_data(advantages), key
+
+
+            def layer(key, n, weight_init: Initializer, bias_init: Initializer = zeros):
+                k1, k2 = jax.random.split(key)
+                return weight_init(k1, (n, n)), weight_init(k2, (n, n)), bias_init(k2, (n,))
+
+
+            def glorot(shape, seed=0):
+                return jax.random.uniform(jax.random.PRNGKey(seed), shape)
+
+
+            def init_mlp(sizes):
+                return [glorot((m, n), seed=i) for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:]))]
+            """
+        ),
     ]
 
     INVALID = [
@@ -2562,6 +2603,37 @@ class PrngKeyReuse(Rule):
             messages=[
                 "`key` comes in with the lax.scan carry, is consumed by `pi.sample(seed=...)` here and returned unchanged as the new carry: every step is handed the same key and draws the same random numbers. Split it each step (`key, sub = jax.random.split(key)`), pass `sub` here and return the new `key`",
                 "`rng` is returned to the caller, but `random.normal` on line 15 already consumed it: `act` keeps it as `self.rng`, and its next use of that key draws the same random numbers again. Return the key that was kept back (`rng, sub = jax.random.split(rng)` before drawing with `sub`, or the key the loop carried out)",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            from jax.nn.initializers import Initializer
+
+
+            def layer(key, n, weight_init: Initializer):
+                return weight_init(key, (n, n)), weight_init(key, (n, n))
+
+
+            def glorot(shape, seed=0):
+                return jax.random.uniform(jax.random.PRNGKey(seed), shape)
+
+
+            def init_mlp(sizes):
+                return [glorot((m, n)) for m, n in zip(sizes[:-1], sizes[1:])]
+
+
+            def predict(rng, q_hidden, q_out):
+                def expanded_sample(distribution):
+                    return distribution.sample(10, seed=rng)
+
+                return expanded_sample(q_hidden), q_out.sample(seed=rng)
+            """,
+            expected=[(6, 38), (10, 12), (21, 39)],
+            messages=[
+                "`key` was already consumed by `weight_init(...)` on line 6: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`jax.random.PRNGKey(seed)` makes the same key on every call of `glorot`, which this file calls in a loop or a comprehension (line 14), and `random.uniform` draws from it, so every call with the same shapes returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`",
+                "`rng` was already consumed by `expanded_sample()` on line 21: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng)`, and give each call its own key",
             ],
         ),
     ]
