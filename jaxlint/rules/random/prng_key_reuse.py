@@ -3606,7 +3606,7 @@ class PrngKeyReuse(Rule):
         if (seed_param is not None or shaped_by_caller) and not any(d is made for d in descendants(unit.node)):
             return False  # a key made outside the function (a global): the closure's case
         if seed_param is not None or shaped_by_caller:
-            sites = self._call_sites(ctx.module, unit.name) if isinstance(unit.node, cst.FunctionDef) else []
+            sites = self._module_call_sites(unit.name) if isinstance(unit.node, cst.FunctionDef) else []
             if not sites or any(_passes_param(c, seed_param) for c, _ in sites if seed_param is not None):
                 return False  # a caller gives its own seed (or none calls it here: unknown)
             if loop is None and not shapes_only and len(sites) >= 2 and not ctx.called_repeatedly(unit) \
@@ -3617,7 +3617,7 @@ class PrngKeyReuse(Rule):
         if shaped_by_caller and loop is None and not shapes_only:
             if not ctx.called_repeatedly(unit):
                 return False
-            sites = self._call_sites(ctx.module, unit.name)
+            sites = self._module_call_sites(unit.name)
             first = next((c for c, looped in sites if looped), sites[0][0] if sites else made)
             return self._report_fixed_seed(node, key_expr, made, unit, how, 0, first, shaped_by_caller)
         if not any(d is made for d in descendants(unit.node)):
@@ -3649,6 +3649,14 @@ class PrngKeyReuse(Rule):
             related=made,
         )
         return True
+
+    def _module_call_sites(self, fname: str) -> list[tuple[cst.Call, bool]]:
+        """The calls of ``fname`` by name anywhere in the file (memoised per file)."""
+        memo = ("module", fname)
+        sites = self._sites.get(memo)
+        if sites is None:
+            sites = self._sites[memo] = self._call_sites(self.ctx.module, fname)
+        return sites
 
     def _report_fixed_seed(self, node: cst.Call, key_expr, made: cst.Call, unit, how: str, n_sites: int,
                            first: cst.CSTNode, shaped: bool) -> bool:
