@@ -16,7 +16,7 @@ from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions, test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -3603,8 +3603,10 @@ class PrngKeyReuse(Rule):
             # a jitted function is called again with arguments of the same shapes (other
             # shapes compile it again): a draw shaped like them is the same draw
             shapes_only = True
-        if (seed_param is not None or shaped_by_caller) and not any(d is made for d in descendants(unit.node)):
-            return False  # a key made outside the function (a global): the closure's case
+        if (seed_param is not None or shaped_by_caller) and (
+                test_module(ctx.path) or not any(d is made for d in descendants(unit.node))):
+            return False  # a test module's input helper (the same inputs for every test, on purpose),
+            # or a key made outside the function (a global: the closure's case)
         if seed_param is not None or shaped_by_caller:
             sites = self._module_call_sites(unit.name) if isinstance(unit.node, cst.FunctionDef) else []
             if not sites or any(_passes_param(c, seed_param) for c, _ in sites if seed_param is not None):
