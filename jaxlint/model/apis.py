@@ -642,6 +642,15 @@ def initializer_factory(qualname: "str | None") -> bool:
     return name in INITIALIZER_FACTORIES and module in INITIALIZER_MODULES
 
 
+def initializer_type(annotation: "str | None") -> bool:
+    """``jax.nn.initializers.Initializer`` (flax's re-exports too): the type of an
+    initializer, a function called with a key and a shape that draws from the key."""
+    if annotation is None or "." not in annotation:
+        return False
+    module, name = annotation.rsplit(".", 1)
+    return name == "Initializer" and module in INITIALIZER_MODULES
+
+
 # Probability distributions whose `sample(seed=key)` / `sample_and_log_prob(seed=key)`
 # draw from `seed` (distrax: keyword-only `seed`; TFP's JAX substrate: `seed=` too)
 DISTRIBUTION_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})

@@ -83,6 +83,18 @@ class Bindings:
             base = self.qualname(expr.value)
             if base is not None:
                 q = apis.canonical(f"{base}.{expr.attr.value}")
+            if self.imports.aliases and type(expr.value) is cst.Attribute:
+                # `fm.random.split` with `random = jax.random` in the project's module `fm`
+                # (a library name it re-exports: model/imports.py)
+                head = expr.value
+                while type(head) is cst.Attribute:
+                    head = head.value
+                if type(head) is cst.Name and self.qualname(head) is not None \
+                        and self.qualname(head) == self.imports.resolve_expr(head):  # the import, not a local
+                    d = dotted_name(expr)
+                    known = self.imports.aliases.get(d.rsplit(".", 1)[0]) if d is not None else None
+                    if known is not None:
+                        q = apis.canonical(f"{known}.{expr.attr.value}")
         memo[key] = q
         return q
 

@@ -550,6 +550,8 @@ class Indexer:
             elif isinstance(a, cst.SimpleString):
                 ann = string_value(a)
             jax_array = ann in apis.JAX_ARRAY_ANNOTATIONS
+            if apis.initializer_type(ann):
+                self.index.makes_initializers = True  # `weight_init: Initializer`: called with keys
             if ann in apis.JAXTYPING_DTYPES and isinstance(a, cst.Subscript) and a.slice:
                 first = a.slice[0].slice  # `Float[Array, "n"]`: the array type comes first
                 inner = first.value if isinstance(first, cst.Index) else None

@@ -23,6 +23,13 @@ from jaxlint.model.walk import arg_at, children, descendants, dotted_name, posit
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
 
 
+def test_module(path: str) -> bool:
+    """A test module (``test_*.py``, ``*_test.py``, ``conftest.py``): its helpers make
+    inputs from a fixed seed so that every test sees the same ones, on purpose."""
+    base = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return base == "conftest.py" or base.startswith("test_") or base.endswith(("_test.py", "_test.ipynb"))
+
+
 def key_like_name(name: str) -> bool:
     """``key``, ``rng``, ``dropout_key``, ``rng_key``, ``prng``... (not ``keys``/``seed``)."""
     low = name.lower().strip("_")
@@ -78,14 +85,21 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
     function ``unit`` is nested in (a closure reading it, not rebinding it), that
     function consumes that parameter."""
     u: Optional[Unit] = unit
+    passed: list[Unit] = []  # the nested functions between the draw and the key's scope
     while u is not None and not u.is_module:
         if u.param(name) is not None:
             u.consumes_keys.setdefault(name, how)
+            break
+        if name in u.global_names or name in u.nonlocal_names:
             return
-        if name in u.assigned and not only_defaulted(u, name) or name in u.global_names \
-                or name in u.nonlocal_names:
-            return
+        if name in u.assigned and not only_defaulted(u, name):
+            break
+        passed.append(u)
         u = u.parent
+    else:
+        return  # a module's key: not an enclosing function's
+    for p in passed:
+        p.captured_keys.setdefault(name, how)
 
 
 def split_in_place(unit: Unit, name: str, qualname) -> bool:
@@ -443,7 +457,7 @@ def initializer_of(func: cst.BaseExpression, unit: Unit, index, qualname: Callab
     if t is cst.Name:
         bound = bound_once(index, unit, func)
         if bound is func:
-            return None
+            return _initializer_param(unit, func.value, index, qualname, depth)
         return initializer_of(bound, unit, index, qualname, depth + 1)
     if t is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
         u: Optional[Unit] = unit
@@ -452,6 +466,31 @@ def initializer_of(func: cst.BaseExpression, unit: Unit, index, qualname: Callab
         if u is None or not u.params or u.params[0].name != "self":
             return None
         return _field_initializer(u.cls, func.attr.value, index, qualname, depth)
+    return None
+
+
+def _initializer_param(unit: Unit, name: str, index, qualname, depth: int) -> Optional[str]:
+    """The parameter ``name`` of ``unit`` (or of a function it is nested in), never
+    rebound, when it holds an initializer that draws: annotated ``Initializer``
+    (``weight_init: Initializer``), or defaulting to a drawing one (``kernel_init=
+    lecun_normal()``)."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        p = u.param(name)
+        if p is not None:
+            if name in u.assigned:
+                return None
+            if apis.initializer_type(p.annotation):
+                default = p.default.func if type(p.default) is cst.Call else p.default
+                q = qualname(default) if default is not None else None
+                if q is not None and "." in q and q.rsplit(".", 1)[0] in apis.INITIALIZER_MODULES \
+                        and not apis.initializer_factory(q):
+                    return None  # `bias_init: Initializer = zeros`: by default it draws nothing
+                return name
+            return initializer_of(p.default, u, index, qualname, depth + 1) if p.default is not None else None
+        if name in u.assigned:
+            return None
+        u = u.parent
     return None
 
 

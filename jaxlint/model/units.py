@@ -182,6 +182,9 @@ class Unit:
     eager_returns: set = field(default_factory=set)
     # parameters whose PRNG key the body hands to a jax.random sampler: param -> sampler
     consumes_keys: dict[str, str] = field(default_factory=dict)
+    # names of an enclosing function's keys (its parameters or locals) that the body of
+    # this nested function draws from: name -> sampler (each call draws from that key)
+    captured_keys: dict[str, str] = field(default_factory=dict)
     # the draws written in its own body (a jax.random consumer, a library call given a
     # key): id of the call -> (the name of the key it is given, the consumer's short name)
     key_draws: dict[int, tuple[str, str]] = field(default_factory=dict)

@@ -780,13 +780,14 @@ def _aliased(qualname: str) -> bool:
 
 def _reexported_externals(index: ProjectIndex, module: str) -> dict[str, str]:
     """The names ``module`` binds by an import to a library name (``from jax import random
-    as jr``, ``import jax.numpy as jnp``): name -> the library's dotted name."""
+    as jr``, ``import jax.numpy as jnp``), or by an assignment at its top level (``random =
+    jax.random``, trax's ``fastmath``): name -> the library's dotted name."""
     summary = index.modules.get(module)
     if summary is None:
         return {}
     out = {}
     for name, binding in (summary.get("names") or {}).items():
-        if binding.get("k") not in ("from", "module"):
+        if binding.get("k") not in ("from", "module", "def"):
             continue
         target = index.resolve(module, name)
         if target is not None and target.kind == "external" and _aliased_library(target.qualname):

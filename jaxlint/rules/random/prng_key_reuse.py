@@ -16,7 +16,7 @@ from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions, test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
@@ -45,13 +45,16 @@ class PrngKeyReuse(Rule):
         "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
         "not `zeros`/`ones`/`constant`) consumes the key it is called with like a sampler: "
         "`init = lecun_normal(); init(key, s)`, `normal()(key, s)`, a module's `self.kernel_init` "
-        "whose class field defaults to one (a flax linen field), also through a helper that calls one; "
+        "whose class field defaults to one (a flax linen field), a parameter annotated `Initializer` "
+        "(`weight_init: Initializer`; not one defaulting to `zeros`) or defaulting to a drawing one "
+        "(`kernel_init=lecun_normal()`), also through a helper that calls one; "
         "so does `sample(seed=key)`/`sample_and_log_prob(seed=key)` of a distrax or TFP-on-JAX "
         "distribution, and numpyro's `sample(key, shape)` (the key first), of a distribution "
         "built in place or bound once (`policy = distrax.Categorical(logits)`; not in "
         "tests, which sample one distribution under one seed to check shapes); a distribution the "
         "model cannot place (`pi = actor.apply(params, obs)`) draws from a key given as `seed=` to "
-        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`; not `obj.sample(key)`, "
+        "any of its methods (`pi.sample(seed=key)`, `pi.entropy(seed=key)`, also a key-named parameter "
+        "annotated as an array, `rng: jnp.ndarray`; not `obj.sample(key)`, "
         "which may draw nothing);\n"
         "* a key consumed after a loop's split rebound it and carried to the next iteration "
         "(`key, sub = split(key)` ... `sample(key)`): the next iteration's `split(key)` consumes it "
@@ -84,7 +87,8 @@ class PrngKeyReuse(Rule):
         "same on every shard needs a `# noqa: JAX301`);\n"
         "* a key defined outside a loop (or comprehension) and consumed inside it without a new "
         "key per iteration (a copy of it, `key = original_key`, that a statement of the loop's body "
-        "rebinds every iteration, `key, sub = split(key)`, is a new key per iteration), also through "
+        "rebinds every iteration to a new key, `key, sub = split(key)`, `fold_in`, a seed that "
+        "varies, is a new key per iteration; a clone or copy is not), also through "
         "a function that consumes it: a helper, a jitted step "
         "whose nested loss function draws from it, flax's `rngs={\"dropout\": key}` (not in "
         "an evaluation apply: a keyword naming determinism or evaluation set to True, "
@@ -97,8 +101,12 @@ class PrngKeyReuse(Rule):
         "(`NoisyDense(noise_key=key)`) that its methods draw from: every apply draws the same "
         "numbers, so a second apply of that module, or one in every iteration of a loop, is "
         "flagged (not in tests);\n"
-        "* a key made from a literal seed in a function that the file calls in a loop or a "
-        "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), drawn with "
+        "* a key made from a literal seed (or a parameter defaulting to one that no call of the "
+        "file passes: `def glorot(shape, seed=0)`) in a function that the file calls in a loop or a "
+        "comprehension (`def noise(): key = PRNGKey(42); return uniform(key, (2,))`), or twice when "
+        "the draw's shape comes from the caller (`add_noise(x), add_noise(x)` with "
+        "`normal(key(0), x.shape)`: calls with the same shapes return the same numbers; not these two "
+        "in a test module, whose input helpers give every test the same inputs), drawn with "
         "arguments that do not depend on the function's parameters, and returned (directly or "
         "through names the `return` reads, also names computed from the draw: `mask = "
         "bernoulli(rng, p, batch.shape)`, `loss = mean(batch * mask)`, `return params - loss`): "
@@ -118,7 +126,11 @@ class PrngKeyReuse(Rule):
         "cfg))`: the same seed per setting is meant; a closure stored for later, "
         "`hooks.append(lambda: cfg)`, is no such read);\n"
         "* a key of the enclosing scope, bound once there, consumed in a function or lambda "
-        "that is called more than once (or in a loop), unless it is an objective given to "
+        "that is called more than once (or in a loop; not one that permutes the array it is given, "
+        "`def convert_data(x): return permutation(subkey, x)` applied to several arrays: one order "
+        "keeps their rows aligned, on purpose), and a call of such a nested function "
+        "consumes that key where it is made (a draw from the key before or after it repeats its "
+        "bits), unless it is an objective given to "
         "`jax.grad`/`value_and_grad`/`jacrev`... there and called outside loops (evaluated "
         "again for its value or a diagnostic: the same objective is meant); also a function "
         "or lambda that a tree map (`jax.tree.map`, `tree_util.tree_map`, through an alias "
@@ -1420,6 +1432,36 @@ class PrngKeyReuse(Rule):
                     return action
             """
         ),
+        # one permutation for several arrays (rows kept aligned); a layer's initializer
+        # given its own key; a helper given a seed per call
+        Valid(
+            """
+            import jax
+            from jax.nn.initializers import Initializer, zeros
+
+
+            def minibatches(storage, advantages, key):
+                key, subkey = jax.random.split(key)
+
+                def convert_data(x):
+                    return jax.random.permutation(subkey, x)
+
+                return convert_data(storage), convert_data(advantages), key
+
+
+            def layer(key, n, weight_init: Initializer, bias_init: Initializer = zeros):
+                k1, k2 = jax.random.split(key)
+                return weight_init(k1, (n, n)), weight_init(k2, (n, n)), bias_init(k2, (n,))
+
+
+            def glorot(shape, seed=0):
+                return jax.random.uniform(jax.random.PRNGKey(seed), shape)
+
+
+            def init_mlp(sizes):
+                return [glorot((m, n), seed=i) for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:]))]
+            """
+        ),
     ]
 
     INVALID = [
@@ -2564,6 +2606,37 @@ class PrngKeyReuse(Rule):
                 "`rng` is returned to the caller, but `random.normal` on line 15 already consumed it: `act` keeps it as `self.rng`, and its next use of that key draws the same random numbers again. Return the key that was kept back (`rng, sub = jax.random.split(rng)` before drawing with `sub`, or the key the loop carried out)",
             ],
         ),
+        Invalid(
+            """
+            import jax
+            from jax.nn.initializers import Initializer
+
+
+            def layer(key, n, weight_init: Initializer):
+                return weight_init(key, (n, n)), weight_init(key, (n, n))
+
+
+            def glorot(shape, seed=0):
+                return jax.random.uniform(jax.random.PRNGKey(seed), shape)
+
+
+            def init_mlp(sizes):
+                return [glorot((m, n)) for m, n in zip(sizes[:-1], sizes[1:])]
+
+
+            def predict(rng, q_hidden, q_out):
+                def expanded_sample(distribution):
+                    return distribution.sample(10, seed=rng)
+
+                return expanded_sample(q_hidden), q_out.sample(seed=rng)
+            """,
+            expected=[(6, 38), (10, 12), (21, 39)],
+            messages=[
+                "`key` was already consumed by `weight_init(...)` on line 6: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(key)`, and give each call its own key",
+                "`jax.random.PRNGKey(seed)` makes the same key on every call of `glorot`, which this file calls in a loop or a comprehension (line 14), and `random.uniform` draws from it, so every call with the same shapes returns the same random numbers. Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`",
+                "`rng` was already consumed by `expanded_sample()` on line 21: both calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng)`, and give each call its own key",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -2667,6 +2740,38 @@ class PrngKeyReuse(Rule):
                         # its call gives an array back, no key (`img = random_crop(k, img)`)
                         self._keyless_split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
+
+    def _closure_consumes(self, node: cst.Call) -> None:
+        """``g(x)`` where ``g`` is a function nested in an enclosing function that draws
+        from a key of that function it does not take as a parameter (``def g(y): return
+        y + normal(key, y.shape)``): the call draws from ``key`` here, and a draw from
+        ``key`` before or after it gets the same random bits."""
+        ctx = self.ctx
+        func = node.func
+        if type(func) is not cst.Name or ctx.unit.is_module \
+                or ctx.unit.param(func.value) is not None or any(a.star for a in node.args):
+            return
+        callee = ctx.unit.lookup_def(func.value)
+        if callee is None or not callee.captured_keys or callee is ctx.unit or callee.is_generator \
+                or not isinstance(callee.node, cst.FunctionDef):
+            return
+        if any(u is callee for u in _enclosing(ctx.unit)):
+            return  # a recursive call from inside the closure itself
+        for name, sampler in sorted(callee.captured_keys.items()):
+            if ctx.unit.param(name) is None and name not in ctx.unit.assigned:
+                continue  # the key of a scope further out: judged there
+            key_expr = next((n for n in walk_tree(callee.node.body) if type(n) is cst.Name and n.value == name), None)
+            if key_expr is None:
+                continue
+            token = ctx.key_token(key_expr)
+            if token is None:
+                continue
+            how = f"{func.value}()"
+            if ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth:
+                continue  # a closure called in a loop: reported at its draw (_closure_key_called_again)
+            if any(t is token and h == how for t, (_, h) in ctx.consumed_keys()):
+                continue  # the same closure called again: reported at its draw
+            self._consume(node, key_expr, how, token, at=node)
 
     def _caller_transform_consumes(self, node: cst.Call) -> None:
         """``fun.apply(params, state, rng, x)`` of a haiku transform of a function the
@@ -2822,12 +2927,13 @@ class PrngKeyReuse(Rule):
                 return
             key_expr = given.value
         token = ctx.key_token(key_expr)
-        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN):
+        if token is None or ctx.value(key_expr).kind not in (V.KEY, V.UNKNOWN) \
+                and not _key_annotated_as_array(ctx, key_expr):
             return
         how = f"{ctx.code(func).strip()}({shown}...)"
         if self._closure_key_in_loop_body(key_expr, node, how) or self._closure_key_in_mapped_fn(key_expr, node, how):
             return
-        self._fixed_seed_in_loop(node, key_expr, token, how)
+        self._fixed_seed_in_loop(node, key_expr, token, how) or self._closure_key_called_again(key_expr, node, how)
         self._consume(node, key_expr, how, token)
 
     def _sampled_with_seed(self, node: cst.Call) -> Optional[str]:
@@ -2847,7 +2953,7 @@ class PrngKeyReuse(Rule):
         if given is not None:
             v = ctx.value(given.value)
             if v.kind is V.KEY or (type(given.value) is cst.Name and key_like_name(given.value.value)
-                                   and v.kind is V.UNKNOWN):
+                                   and v.kind is V.UNKNOWN) or _key_annotated_as_array(ctx, given.value):
                 return "seed"
             return None
         # not `obj.sample(key)` with the key first: a project's sampler of configurations may
@@ -3014,6 +3120,7 @@ class PrngKeyReuse(Rule):
             self._initializer_consumes(node)
             self._distribution_consumes(node)
             self._helper_consumes(node)
+            self._closure_consumes(node)
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
             self._loop_carry_consumes(node, q)
@@ -3471,22 +3578,51 @@ class PrngKeyReuse(Rule):
             return False
         if not _reaches_return(unit.node, node):  # (after the cheap tests: it walks the function)
             return False  # the numbers stay inside: the call does not return them
-        if not made.args or not all(int_value(a.value) is not None and a.keyword is None for a in made.args[:1]) \
-                or len(made.args) > 1:
+        if not made.args or len(made.args) > 1 or made.args[0].keyword is not None:
             return False
+        seed_param = None
+        if int_value(made.args[0].value) is None:
+            # `def glorot(shape, seed=0): key = PRNGKey(seed)`, no call of the file passing a seed
+            seed_param = _defaulted_seed(unit, made.args[0].value)
+            if seed_param is None:
+                return False
         params = {p.name for p in unit.params}
         aliases = self._jit_aliases(unit)  # None: not jitted
         # a body a lax loop runs step after step: the same shapes at every step
         loop = lax_loop_body(unit)
         shapes_only = False
-        for a in node.args:
+        shaped_by_caller = False  # a shape the caller gives: calls with equal shapes draw alike
+        for i, a in enumerate(node.args):
             if a.value is key_expr or invariant(a.value, params, calls=True):
+                continue
+            if aliases is None and loop is None and _shape_slot(node, i, how) and (
+                    type(a.value) is cst.Name and a.value.value in params or _reads_only_shapes(ctx, a.value, params)):
+                shaped_by_caller = True
                 continue
             if (aliases is None and loop is None) or not _reads_only_shapes(ctx, a.value, params):
                 return False
             # a jitted function is called again with arguments of the same shapes (other
             # shapes compile it again): a draw shaped like them is the same draw
             shapes_only = True
+        if (seed_param is not None or shaped_by_caller) and (
+                test_module(ctx.path) or not any(d is made for d in descendants(unit.node))):
+            return False  # a test module's input helper (the same inputs for every test, on purpose),
+            # or a key made outside the function (a global: the closure's case)
+        if seed_param is not None or shaped_by_caller:
+            sites = self._module_call_sites(unit.name) if isinstance(unit.node, cst.FunctionDef) else []
+            if not sites or any(_passes_param(c, seed_param) for c, _ in sites if seed_param is not None):
+                return False  # a caller gives its own seed (or none calls it here: unknown)
+            if loop is None and not shapes_only and len(sites) >= 2 and not ctx.called_repeatedly(unit) \
+                    and unit.params:
+                # `return add_noise(x), add_noise(x)`: called again from the file
+                return self._report_fixed_seed(node, key_expr, made, unit, how, len(sites), sites[0][0],
+                                               shaped_by_caller)
+        if shaped_by_caller and loop is None and not shapes_only:
+            if not ctx.called_repeatedly(unit):
+                return False
+            sites = self._module_call_sites(unit.name)
+            first = next((c for c, looped in sites if looped), sites[0][0] if sites else made)
+            return self._report_fixed_seed(node, key_expr, made, unit, how, 0, first, shaped_by_caller)
         if not any(d is made for d in descendants(unit.node)):
             return False
         made_code = ctx.code(made).strip()
@@ -3514,6 +3650,33 @@ class PrngKeyReuse(Rule):
             f"the same random numbers. Take the key as a parameter and split it at the caller, or "
             f"use `jax.random.fold_in(key, i)`",
             related=made,
+        )
+        return True
+
+    def _module_call_sites(self, fname: str) -> list[tuple[cst.Call, bool]]:
+        """The calls of ``fname`` by name anywhere in the file (memoised per file)."""
+        memo = ("module", fname)
+        sites = self._sites.get(memo)
+        if sites is None:
+            sites = self._sites[memo] = self._call_sites(self.ctx.module, fname)
+        return sites
+
+    def _report_fixed_seed(self, node: cst.Call, key_expr, made: cst.Call, unit, how: str, n_sites: int,
+                           first: cst.CSTNode, shaped: bool) -> bool:
+        """A function that makes its key from the same seed on every call, called again
+        (``n_sites`` calls of this file, or 0: in a loop or a comprehension)."""
+        made_code = self.ctx.code(made).strip()
+        what = (f"`{made_code}` makes the same key" if key_expr is made else
+                f"`{self.ctx.code(key_expr).strip()}` is made from the same seed (`{made_code}`)")
+        where = f"which this file calls {n_sites} times (first on line {{related_line}})" if n_sites \
+            else "which this file calls in a loop or a comprehension (line {related_line})"
+        same = ("so every call with the same shapes returns the same random numbers" if shaped
+                else "so every call returns the same random numbers")
+        self.report(
+            node,
+            f"{what} on every call of `{unit.name}`, {where}, and `{_by(how)}` draws from it, {same}. "
+            f"Take the key as a parameter and split it at the caller, or use `jax.random.fold_in(key, i)`",
+            related=first,
         )
         return True
 
@@ -3643,6 +3806,11 @@ class PrngKeyReuse(Rule):
             sites = self._sites[memo] = self._call_sites(owner.node, fname)
         if len(sites) < 2 and not any(loop for _, loop in sites):
             return False
+        if how in _PAIRING and not any(loop for _, loop in sites) and _permutes_own_argument(node, outer.node) \
+                and len({ctx.code(c).strip() for c, _ in sites}) == len(sites):
+            return True  # `def convert_data(x): return permutation(subkey, x)` applied to the
+            # observations, the actions, the returns: one order for every array given, so
+            # their rows stay aligned, on purpose (brax's and cleanba's PPO minibatches)
         if not any(loop for _, loop in sites) and self._differentiated(owner.node, fname):
             # an objective (`jax.jacrev(per_sample_loss)` too): evaluated again for its
             # value or a diagnostic, the same key gives the same objective, as meant
@@ -4236,7 +4404,7 @@ class PrngKeyReuse(Rule):
             ):
                 if not any(n is site for n in walk_tree(node)):
                     continue  # consumed before this (inner) loop, in the loop around it
-                if _read_by_rebound_holder(node, site, holders, still):
+                if _read_by_rebound_holder(node, site, holders, still, ctx.qualname):
                     continue  # `key = original_key` ... `for _ in r: key, sub = split(key)`: the alias
                     # read is rebound every iteration; the name still holding the key is not read
                 if _read_through_rebound(site, frame.rebound, holders, ctx):
@@ -4553,7 +4721,8 @@ class PrngKeyReuse(Rule):
     leave_DictComp = _leave_loop
 
 
-def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[str], still: list[str]) -> bool:
+def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[str], still: list[str],
+                            qualname: Optional[Callable] = None) -> bool:
     """Does the consuming call read the key through a name that held it at the loop's
     entry (``key`` of ``key = original_key``) and that a statement at the top level of
     the loop's body, the draw's own or a later one, binds again on every iteration
@@ -4581,12 +4750,32 @@ def _read_by_rebound_holder(loop: cst.CSTNode, site: cst.CSTNode, holders: list[
         if type(stmt) is not cst.SimpleStatementLine:
             continue
         for small in stmt.body:
-            if type(small) is cst.Assign:
+            if type(small) is cst.Assign and _fresh_key_value(small.value, qualname):
                 for t in small.targets:
                     for n in walk_tree(t.target):
                         if type(n) is cst.Name:
                             bound.add(n.value)
     return not before and read <= bound
+
+
+# calls whose result is a key not drawn before: a split or fold_in of the key, or a key
+# made from a seed that is not a constant
+_FRESH_KEYS = frozenset({"jax.random.split", "jax.random.fold_in"})
+_SEEDED_KEYS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+
+
+def _fresh_key_value(value: cst.BaseExpression, qualname: Optional[Callable]) -> bool:
+    """Is ``value`` a new key (``jax.random.split(key)``, ``split(key)[0]``,
+    ``fold_in(key, i)``, ``PRNGKey(seed + i)``), not the same key again (``key =
+    original_key``, ``PRNGKey(0)``, a copy)?"""
+    if type(value) is cst.Subscript:
+        value = value.value
+    if type(value) is not cst.Call or qualname is None:
+        return False
+    q = qualname(value.func)
+    if q in _FRESH_KEYS:
+        return True
+    return q in _SEEDED_KEYS and bool(value.args) and not _constant(value.args[0].value)
 
 
 def _read_through_rebound(site: cst.CSTNode, rebound: set[str], holders: list[str], ctx) -> bool:
@@ -4987,6 +5176,82 @@ def _array_like(e: cst.CSTNode) -> bool:
     no data to pair)."""
     return not isinstance(e, (cst.Integer, cst.Float, cst.UnaryOperation, cst.BinaryOperation)) and not (
         isinstance(e, cst.Call) and (dotted_name(e.func) or "").rsplit(".", 1)[-1] in ("len", "int"))
+
+
+def _key_annotated_as_array(ctx, e: cst.BaseExpression) -> bool:
+    """Is ``e`` a key-like parameter of the function (``rng``, ``rng_key``) that the model
+    holds as an array only through its annotation (``rng: jnp.ndarray``: a raw key is a
+    ``uint32`` array), never rebound there?"""
+    if type(e) is not cst.Name or not key_like_name(e.value) or ctx.value(e).kind not in (V.ARRAY, V.NPARRAY):
+        return False
+    unit = ctx.unit
+    return unit.param(e.value) is not None and e.value not in unit.assigned
+
+
+def _enclosing(unit) -> list:
+    """``unit`` and the units it is nested in."""
+    out = []
+    while unit is not None:
+        out.append(unit)
+        unit = unit.parent
+    return out
+
+
+def _defaulted_seed(unit, seed: cst.BaseExpression):
+    """The parameter ``seed`` names when it defaults to an integer literal and the body
+    never rebinds it (``def glorot(shape, seed=0)``), else None."""
+    if type(seed) is not cst.Name:
+        return None
+    p = unit.param(seed.value)
+    if p is None or p.default is None or int_value(p.default) is None or p.kind in ("vararg", "kwarg") \
+            or seed.value in unit.assigned:
+        return None
+    return p
+
+
+def _passes_param(call: cst.Call, p) -> bool:
+    """Does ``call`` give the parameter ``p`` a value (by keyword, by position, or maybe
+    through ``*args``/``**kwargs``)?"""
+    pos = 0
+    for a in call.args:
+        if a.star:
+            return True
+        if a.keyword is not None:
+            if a.keyword.value == p.name:
+                return True
+        else:
+            if p.index is not None and pos == p.index:
+                return True
+            pos += 1
+    return False
+
+
+# samplers whose argument 1 (or `shape=`) is the shape drawn
+_SHAPE_AT_1 = frozenset({"normal", "uniform", "randint", "rademacher", "laplace", "logistic", "cauchy",
+                         "exponential", "gumbel", "orthogonal", "ball"})
+
+
+def _shape_slot(call: cst.Call, i: int, how: str) -> bool:
+    """Is argument ``i`` of the draw ``call`` its shape (``shape=``, or the position
+    ``normal(key, shape)`` takes it at)?"""
+    a = call.args[i]
+    if a.keyword is not None:
+        return a.keyword.value == "shape"
+    return i == 1 and how in _SHAPE_AT_1
+
+
+def _permutes_own_argument(site: cst.CSTNode, fn: cst.CSTNode) -> bool:
+    """Is ``site`` a ``permutation``/``shuffle``/``choice`` of an array that reads a
+    parameter of the function ``fn`` it is written in (``def convert_data(x):
+    return permutation(subkey, x)``): each call reorders the array it is given?"""
+    if not isinstance(site, cst.Call) or not isinstance(fn, (cst.FunctionDef, cst.Lambda)):
+        return False
+    data = _data_arg(site)
+    if data is None or not _array_like(data):
+        return False
+    params = fn.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    return any(isinstance(n, cst.Name) and n.value in names for n in walk_tree(data))
 
 
 def _permutes_loop_item(ctx, site: cst.CSTNode, loop: cst.CSTNode) -> bool:
