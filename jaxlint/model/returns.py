@@ -188,6 +188,8 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
             # (a new dict at each call: `buf["obs"]` of `buf = init_buffer()`)
             held = tuple((name, fv) for name, fv in out.fields if fv.kind in (V.ARRAY, V.NPARRAY) and not fv.traced)
             return Value(kind=V.LIST, pytype="dict", fields=held) if held else None
+        if out.kind not in _KEPT and out.pytype in ("list", "tuple") and out.kind in (V.UNKNOWN, V.LIST):
+            return Value(pytype=out.pytype)  # `return [f(x) for x in xs]`, `return list(...)`: a list
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None
@@ -288,6 +290,8 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"shape": list(v.shape)}
         elif v.kind == V.STATIC and type(v.const) is int:
             out[name] = {"int": v.const}
+        elif v.kind in (V.UNKNOWN, V.ARRAYS) and v.pytype in ("list", "tuple"):
+            out[name] = {"pytype": v.pytype}  # every return a Python list (`return tree_leaves(t)`)
         elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
                 and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
             # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
