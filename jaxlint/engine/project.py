@@ -82,7 +82,7 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if changes:
         # attributes of project modules set here between two calls of a project function
         out["attr_changes"] = changes
-    rebound = imported_attribute_writes(interp.imports, settings.project_packages, interp.text)
+    rebound = imported_attribute_writes(interp.imports.names.get, settings.project_packages, interp.text)
     if rebound:
         # attributes of project modules rebound here (`config.CAPACITY = n`): not constants
         out["mod_writes"] = rebound

@@ -1182,7 +1182,9 @@ def merged(r: Value, body: Value) -> Value:
         # `buf = init_buffer()` of `return {"obs": jnp.zeros((n, d))}`: `buf["obs"]` of that shape
         return replace_value(r, kind=V.LIST, pytype="dict", fields=body.fields)
     if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
-        return replace_value(r, holds=True)  # `return State(loss=l)`, `return {"loss": l}`
+        # `return State(loss=l)`, `return {"loss": l}`, `return [jnp.sum(p) for p in ps]`
+        seq = body.pytype if r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST) else r.pytype
+        return replace_value(r, holds=True, pytype=seq)
     if r.kind == V.UNKNOWN and r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST, V.ARRAYS):
         return replace_value(r, pytype=body.pytype)  # `return jax.tree_util.tree_leaves(t)`: a list
     return r

@@ -181,15 +181,17 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         out = found[0]
         for v in found[1:]:
             out = V.join(out, v)
+        seq = out.pytype if out.kind in (V.UNKNOWN, V.LIST) and out.pytype in ("list", "tuple") else None
         if out.kind not in _KEPT and V.holds_tracer(out):
-            return Value(holds=True)  # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`)
+            # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`; a list of them)
+            return Value(holds=True, pytype=seq)
         if out.kind == V.LIST and out.pytype == "dict" and out.fields:
             # `return {"obs": jnp.zeros((n, d)), ...}`: the arrays it holds under literal keys
             # (a new dict at each call: `buf["obs"]` of `buf = init_buffer()`)
             held = tuple((name, fv) for name, fv in out.fields if fv.kind in (V.ARRAY, V.NPARRAY) and not fv.traced)
             return Value(kind=V.LIST, pytype="dict", fields=held) if held else None
-        if out.kind not in _KEPT and out.pytype in ("list", "tuple") and out.kind in (V.UNKNOWN, V.LIST):
-            return Value(pytype=out.pytype)  # `return [f(x) for x in xs]`, `return list(...)`: a list
+        if seq is not None:
+            return Value(pytype=seq)  # `return [f(x) for x in xs]`, `return list(...)`: a list
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None
