@@ -217,3 +217,98 @@ def other_dict():
         ("JAX121", "m.py", 14, 23, _OOB8),
         ("JAX121", "m.py", 21, 23, _OOB8),
     ]
+
+
+# recall case 1430 (herculens, https://github.com/Herculens/herculens/commit/c51c2ae696bb6d983198b71492882107970eba1c):
+# `np.array([ra, dec])` in a helper reached from a method of a class of another module, called on
+# an instance from a function differentiated by jax.grad outside jit (the method ran with tracers
+# only under a jit before)
+_COORDS = """\
+import numpy as np
+{imp}
+
+
+class Coordinates:
+    def __init__(self, M):
+        self._M = M
+
+    def map_coord2pix(self, ra, dec):
+        return {body}
+"""
+_UTIL = "import {np}\n\n\ndef map_coord2pix(ra, dec, M):\n    return M.dot({np_alias}.array([ra, dec]))\n"
+_GRAD_MAIN = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.coords import Coordinates
+
+{build}
+
+
+def pixel_x(ra, dec):
+    x, y = {receiver}.map_coord2pix(ra, dec)
+    return x
+
+
+print(jax.{transform}(pixel_x)(jnp.array(0.5), jnp.array(-0.2)))
+"""
+
+
+def _np204(path_fn: str, chain: str) -> str:
+    return (f"`np.array` on a traced value (it depends on the traced argument `ra` of `map_coord2pix` ({chain})): "
+            "NumPy converts it with `__array__()`, which raises TracerArrayConversionError. Use `jnp.array` "
+            "(jax.numpy) instead")
+
+
+def _sub(root, name: str):
+    d = root / name
+    d.mkdir()
+    return d
+
+
+def _grad_project(np_mod: str, direct: bool, build: str, receiver: str, transform: str) -> dict:
+    body = "self._M.dot(np.array([ra, dec]))" if direct else "util.map_coord2pix(ra, dec, self._M)"
+    imp = "" if direct else "import pkg.util as util"
+    alias = np_mod.split()[-1]
+    return {
+        "pkg/__init__.py": "",
+        "pkg/util.py": _UTIL.format(np=np_mod, np_alias=alias),
+        "pkg/coords.py": _COORDS.format(imp=imp, body=body.replace("np.array", f"{alias}.array") if direct else body),
+        "main.py": _GRAD_MAIN.format(build=build, receiver=receiver, transform=transform),
+    }
+
+
+def test_method_of_another_modules_instance_runs_with_grad_tracers(tmp_path, monkeypatch):
+    # 1: the method itself converts (an instance bound at module level, jax.grad)
+    files = _grad_project("numpy as np", True, "coords = Coordinates(np.eye(2))", "coords", "grad")
+    assert lint_files(_sub(tmp_path, "a"), monkeypatch, files, select="JAX204") == [
+        ("JAX204", "pkg/coords.py", 10, 28, _np204("", "called from `pixel_x` (main.py:11), which is differentiated by jax.grad")),
+    ]
+    # 2: through a helper of a third module (1430's shape), the instance built in the call, value_and_grad
+    files = _grad_project("numpy as np", False, "", "Coordinates(np.eye(2))", "value_and_grad")
+    assert lint_files(_sub(tmp_path, "b"), monkeypatch, files, select="JAX204") == [
+        ("JAX204", "pkg/util.py", 5, 18, _np204("", "called from `Coordinates.map_coord2pix` (pkg/coords.py:10), which is "
+                                               "called from `pixel_x` (main.py:11), which is differentiated by jax.value_and_grad")),
+    ]
+    # 3: NumPy imported under another name (`import numpy as onp`), jacrev
+    files = _grad_project("numpy as onp", False, "coords = Coordinates(np.eye(2))", "coords", "jacrev")
+    found = lint_files(_sub(tmp_path, "c"), monkeypatch, files, select="JAX204")
+    assert [(c, p, r, col) for c, p, r, col, _ in found] == [("JAX204", "pkg/util.py", 5, 18)]
+    assert found[0][4].startswith("`onp.array` on a traced value")
+
+
+def test_method_of_another_modules_instance_valid_twins(tmp_path, monkeypatch):
+    # the corrected code (jnp.array), and a method called with concrete values only
+    for i, (np_mod, direct, build, receiver) in enumerate([
+            ("jax.numpy as jnp", True, "coords = Coordinates(np.eye(2))", "coords"),
+            ("jax.numpy as jnp", False, "", "Coordinates(np.eye(2))")]):
+        files = _grad_project(np_mod, direct, build, receiver, "grad")
+        if direct:
+            files["pkg/coords.py"] = files["pkg/coords.py"].replace("np.array", "jnp.array").replace(
+                "import numpy as np", "import jax.numpy as jnp")
+        assert lint_files(_sub(tmp_path, str(i)), monkeypatch, files, select="JAX204") == []
+    files = _grad_project("numpy as np", True, "coords = Coordinates(np.eye(2))", "coords", "grad")
+    files["main.py"] = files["main.py"].replace("x, y = coords.map_coord2pix(ra, dec)",
+                                                "x, y = coords.map_coord2pix(0.5, -0.2)\n    x = x * ra")
+    assert lint_files(_sub(tmp_path, "c"), monkeypatch, files, select="JAX204") == []
