@@ -273,6 +273,8 @@ STATIC_RESULT_FUNCS = frozenset(
 # item assignment on it is ordinary Python, and its items are arrays.
 # the leaves of a pytree, as a list (of tracers, for a traced argument)
 TREE_LEAVES = frozenset({"jax.tree_util.tree_leaves", "jax.tree.leaves"})
+# ``(leaves, treedef)``: the leaves a list (JAX 0.10.2's ``tree_flatten`` returns a list)
+TREE_FLATTEN = frozenset({"jax.tree_util.tree_flatten", "jax.tree.flatten"})
 
 ARRAY_SEQUENCE_FUNCS = frozenset(
     {

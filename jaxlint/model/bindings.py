@@ -285,6 +285,17 @@ class Bindings:
                 if site is not MISSING and k not in consumed:
                     consumed[k] = site
 
+    def _forget_aliases(self, name: str, held: Value, entry: Optional[str] = None) -> None:
+        """A dict whose entries the model knows (``held``, the value of ``name``) is
+        changed through ``name`` (its entry ``entry``, or any): another name that may
+        hold the same dict (``b2 = buf``; a value equal to it, which an alias is) knows
+        nothing of that entry from here."""
+        env = self.env
+        for other, v in list(env.items()):
+            if other != name and v is not None and (v is held or v == held):
+                kept = tuple(f for f in v.fields or () if entry is not None and f[0] != entry) or None
+                env[other] = replace_value(v, fields=kept)
+
     def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
         if isinstance(target, cst.Name):
             name = target.value
@@ -351,12 +362,23 @@ class Bindings:
                         kept += ((attr, Value(kind=v.kind)),)
                     self.env[base.value] = replace_value(inst, fields=kept or None)
             return
+        if isinstance(target, cst.Subscript) and type(target.value) is cst.NamedExpr:
+            # `(b := buf)["obs"] = ...`: the entries of both names' dict are unknown from here
+            named = target.value
+            for n in (named.target, named.value):
+                if type(n) is cst.Name:
+                    held = self.env.get(n.value)
+                    if held is not None and held.kind == V.LIST and held.fields is not None:
+                        self._forget_aliases(n.value, held)
+                        self.env[n.value] = replace_value(held, fields=None)
+            return
         if isinstance(target, cst.Subscript) and type(target.value) is cst.Name:
             held = self.env.get(target.value.value)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 # `params["radec"] = ...`: that entry now holds what is assigned
                 key = string_value(target.slice[0].slice.value) if len(target.slice) == 1 and \
                     type(target.slice[0].slice) is cst.Index else None
+                self._forget_aliases(target.value.value, held, f"[{key}]" if key is not None else None)
                 kept = tuple((n, fv) for n, fv in held.fields if key is not None and n != f"[{key}]")
                 if key is not None and not v.traced and v.kind in (V.NPARRAY, V.ARRAY):
                     kept += ((f"[{key}]", Value(kind=v.kind)),)

@@ -1068,6 +1068,14 @@ class CallEffects:
                     target = self._instance_method(func)
                 elif cls is not None and not cls.is_jax_module:
                     target = cls.methods.get(func.attr.value)
+                if target is None and cls is None and ref is not None and not self.in_traced:
+                    # `coords.map_coord2pix(ra, dec)` with `coords = Coordinates(...)` of a class
+                    # of another module of the project: its method runs with these tracers
+                    # (a call fact marked `grad`, as under a jit: project/facts.py)
+                    attr = func.attr.value
+                    self._external_call(call, require_traced=True, grad=True, callee_name=ref,
+                                        returned=attr, method="." + attr)
+                    return
             n_bound = bound_receiver(target)
         if target is None and not self.in_traced and type(func) in (cst.Name, cst.Attribute):
             # `ops.init(T0=t)` of another module of the project: it runs with these

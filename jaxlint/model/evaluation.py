@@ -372,7 +372,7 @@ class Evaluator:
                 item = self._element_value(e)
             n = self._comprehension_length(e) if t is cst.ListComp else None
             return Value(kind=V.ITERATOR if t is cst.GeneratorExp else V.LIST, item=item,
-                         shape=(n,) if n is not None else None)
+                         shape=(n,) if n is not None else None, pytype="list" if t is cst.ListComp else None)
         if t is cst.Lambda:
             return Value(kind=V.FUNCTION, unit=self.index.unit_of.get(id(e)))
         if t is cst.NamedExpr:
@@ -489,6 +489,8 @@ class Evaluator:
             known = self.index.imported_values.get(written)
             if known is not None and "int" in known:
                 return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
+            if known is not None and known.get("pytype") in SEQUENCE_TYPES:
+                return Value(pytype=known["pytype"])  # `all_leaves(t)` of another module: a list
             if known is not None and "tuple" in known:
                 # `w, b = init_params(key, n)` of another module: a tuple of arrays
                 return Value(kind=V.TUPLE, elements=tuple(
@@ -514,7 +516,12 @@ class Evaluator:
                     and arg_vals[0].deps - JAX_COMPUTED and len(e.args) == 1 and e.args[0].keyword is None:
                 # `jax.tree_util.tree_leaves(params)` of a traced argument: every leaf is a tracer
                 item = Value(kind=V.ARRAY, traced=True, deps=arg_vals[0].deps)
-                return Value(kind=V.ARRAYS, item=item)
+                return Value(kind=V.ARRAYS, item=item, pytype="list")
+            if q in apis.TREE_LEAVES:
+                return Value(pytype="list")  # a Python list, whatever its leaves are
+            if q in apis.TREE_FLATTEN:
+                # `leaves, treedef = jax.tree_util.tree_flatten(t)`: a list, and the structure
+                return Value(kind=V.TUPLE, elements=(Value(pytype="list"), V.UNKNOWN_VALUE))
             if q.rsplit(".", 1)[-1].startswith("_"):
                 return V.UNKNOWN_VALUE  # private helpers (jax internals) return anything
             if q in apis.COLLECTIVES:
@@ -612,12 +619,13 @@ class Evaluator:
                 if name in ("enumerate", "zip"):
                     return Value(kind=V.ITERATOR)
                 if name in ("list", "tuple"):
+                    # (``pytype``: a Python list or tuple, which `jax.numpy` functions refuse)
                     if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
-                        return Value(kind=V.LIST, item=arg_vals[0].item)  # `list(f(x) for x in xs)`
+                        return Value(kind=V.LIST, item=arg_vals[0].item, pytype=name)  # `list(f(x) for x in xs)`
                     # `list(x)` of an array: its rows, tracers; of a value of unknown kind
                     # (a dict of parameters: its keys), not shown to hold one
                     return Value(kind=V.LIST, traced=any(v.traced and v.kind == V.ARRAY for v in arg_vals),
-                                 deps=deps)
+                                 deps=deps, pytype=name)
                 if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
                     if any_traced:
                         return Value(kind=V.ARRAY, traced=True, deps=deps)
@@ -1174,8 +1182,16 @@ def merged(r: Value, body: Value) -> Value:
         # `buf = init_buffer()` of `return {"obs": jnp.zeros((n, d))}`: `buf["obs"]` of that shape
         return replace_value(r, kind=V.LIST, pytype="dict", fields=body.fields)
     if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
-        return replace_value(r, holds=True)  # `return State(loss=l)`, `return {"loss": l}`
+        # `return State(loss=l)`, `return {"loss": l}`, `return [jnp.sum(p) for p in ps]`
+        seq = body.pytype if r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST) else r.pytype
+        return replace_value(r, holds=True, pytype=seq)
+    if r.kind == V.UNKNOWN and r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST, V.ARRAYS):
+        return replace_value(r, pytype=body.pytype)  # `return jax.tree_util.tree_leaves(t)`: a list
     return r
+
+
+# the Python sequences ``Value.pytype`` names: what a helper's every return builds
+SEQUENCE_TYPES = ("list", "tuple")
 
 
 def _joined(values: list[Value]) -> Optional[Value]:

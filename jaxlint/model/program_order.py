@@ -336,6 +336,26 @@ def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]
     return out
 
 
+def imported_attribute_writes(resolve, packages: frozenset[str], text: str) -> list[str]:
+    """The attributes of the project's modules this file rebinds anywhere
+    (``config.CAPACITY = n`` in a function or under ``__main__``, ``cfg.N += 1``),
+    as ``module.attribute`` (the module as its import names it): such a module
+    constant is not the number its definition gives, for any module that reads it.
+    A look at the text: most files set no module's attribute.  ``resolve``: a name
+    imported at the top of the file -> what it imports (None: not imported)."""
+    out: set[str] = set()
+    for m in _DOTTED_ATTR_WRITE.finditer(text):
+        head, _, rest = m.group(1).partition(".")
+        full = resolve(head)
+        if full is not None and full.split(".", 1)[0] in packages:
+            out.add(f"{full}.{rest}.{m.group(2)}" if rest else f"{full}.{m.group(2)}")
+    return sorted(out)
+
+
+# `config.CAPACITY = n`, `pkg.config.CAPACITY += 8`: an attribute of a dotted name rebound
+_DOTTED_ATTR_WRITE = re.compile(r"^[ \t]*([A-Za-z_][\w.]*?)\.([A-Za-z_]\w*)[ \t]*(?:[-+*/]?=)(?!=)", re.M)
+
+
 def imported_attribute_changes(index, imports, packages: frozenset[str], text: str) -> dict[str, list[list[str]]]:
     """Attributes of project modules this file sets between two calls of a function
     imported from the project (``settings.g = 10.`` between two calls of

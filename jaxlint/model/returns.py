@@ -181,13 +181,17 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         out = found[0]
         for v in found[1:]:
             out = V.join(out, v)
+        seq = out.pytype if out.kind in (V.UNKNOWN, V.LIST) and out.pytype in ("list", "tuple") else None
         if out.kind not in _KEPT and V.holds_tracer(out):
-            return Value(holds=True)  # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`)
+            # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`; a list of them)
+            return Value(holds=True, pytype=seq)
         if out.kind == V.LIST and out.pytype == "dict" and out.fields:
             # `return {"obs": jnp.zeros((n, d)), ...}`: the arrays it holds under literal keys
             # (a new dict at each call: `buf["obs"]` of `buf = init_buffer()`)
             held = tuple((name, fv) for name, fv in out.fields if fv.kind in (V.ARRAY, V.NPARRAY) and not fv.traced)
             return Value(kind=V.LIST, pytype="dict", fields=held) if held else None
+        if seq is not None:
+            return Value(pytype=seq)  # `return [f(x) for x in xs]`, `return list(...)`: a list
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None
@@ -288,6 +292,8 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"shape": list(v.shape)}
         elif v.kind == V.STATIC and type(v.const) is int:
             out[name] = {"int": v.const}
+        elif v.kind in (V.UNKNOWN, V.ARRAYS) and v.pytype in ("list", "tuple"):
+            out[name] = {"pytype": v.pytype}  # every return a Python list (`return tree_leaves(t)`)
         elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
                 and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
             # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`

@@ -203,6 +203,8 @@ class Walker:
             if not reader and held is not None and _holds_tracers(held):
                 held = env[name] = replace_value(held, elements=None, item=None)  # `lst.insert(0, ...)`
             if held is not None and held.kind == V.LIST and held.fields is not None:
+                if not reader:
+                    self._forget_aliases(name, held)  # `b2 = buf; prepare(b2)`: `buf` too
                 env[name] = replace_value(held, fields=None)
             elif reader:
                 continue

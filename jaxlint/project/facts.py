@@ -91,6 +91,8 @@ def incoming_facts(
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
+    # module constants some file of the project rebinds (`config.CAPACITY = n`): unknown
+    rebound = {w for _, _, proj in outputs for w in proj.get("mod_writes") or ()}
     int_modules: dict[str, bool] = {}
 
     def ints_in(m: str) -> bool:
@@ -179,6 +181,8 @@ def incoming_facts(
             known_value = values_of.get(target_module, {}).get(qualname)
             if known_value is None:
                 known_value = _summary_int(index, target_module, qualname)  # a module JAX never names
+            if known_value is not None and f"{target_module}.{qualname}" in rebound:
+                known_value = None  # another module (or this one) rebinds it: not its definition's value
             if known_value is not None:  # an integer constant, what a no-argument helper returns
                 out.setdefault(path, {}).setdefault("values", {})[name] = known_value
             if function and qualname in factories_of.get(target_module, ()):

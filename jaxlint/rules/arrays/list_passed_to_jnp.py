@@ -217,13 +217,18 @@ class ListToJnpFunction(Rule):
             return "list"
         if isinstance(e, cst.Tuple):
             return "tuple"
-        if isinstance(e, cst.Name):
+        if isinstance(e, (cst.Name, cst.Call, cst.Subscript)):
             v = self.ctx.value(e)
-            if v.kind == V.LIST and v.elements is not None:
+            if isinstance(e, cst.Name) and v.kind == V.LIST and v.elements is not None:
                 return "list"
-            if v.kind == V.TUPLE and v.elements is not None:
+            if isinstance(e, cst.Name) and v.kind == V.TUPLE and v.elements is not None:
                 return "tuple"
-            return self._bound_to_list(e)
+            if v.pytype in ("list", "tuple") and v.kind in (V.UNKNOWN, V.LIST, V.ARRAYS):
+                # what the model knows is a Python list: `jax.tree_util.tree_leaves(g)`,
+                # `tree_flatten(g)[0]`, `list(...)`, a helper (here or imported) returning one
+                return v.pytype
+            if isinstance(e, cst.Name):
+                return self._bound_to_list(e)
         return None
 
     def _bound_to_list(self, name: cst.Name) -> Optional[str]:
