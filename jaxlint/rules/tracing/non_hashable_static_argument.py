@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
-from jaxlint.model.kinds import DISPLAY
+from jaxlint.model.kinds import DISPLAY, called_return_fact
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
 from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
@@ -1655,13 +1655,7 @@ class NonHashableStaticArg(Rule):
         if at is None:
             return None
         written = dotted_name(call.func)
-        fact = None
-        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
-            fact = ctx.index.imported_returns[written]
-        elif isinstance(call.func, cst.Name):
-            v = ctx.value(call.func)
-            if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
-                fact = kinds.display_elements(v.unit.node)
+        fact = called_return_fact(ctx.index, ctx.local, ctx.value, call, kinds.display_elements)
         if fact is None or not fact.startswith(kinds.DISPLAYS):
             return None
         n, _, held = fact[len(kinds.DISPLAYS):].partition(":")
@@ -2154,11 +2148,11 @@ class NonHashableStaticArg(Rule):
         """A call of a plain function of this file whose every `return` hands back a
         list/dict/set display (`def make_cfg(): return {"depth": 2}`)."""
         ctx = self.ctx
-        written = dotted_name(call.func)
-        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
+        returned = called_return_fact(ctx.index, ctx.local, ctx.value, call)
+        if returned is not None:
             # a helper of another module of the project (its return fact, model/kinds.py)
-            returned = ctx.index.imported_returns.get(written)
-            if returned is not None and returned.startswith(DISPLAY):
+            written = dotted_name(call.func)
+            if returned.startswith(DISPLAY):
                 return f"a {returned[len(DISPLAY):]} (what `{written}` returns)"
             return None
         if not isinstance(call.func, cst.Name):
