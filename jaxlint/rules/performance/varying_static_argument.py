@@ -11,9 +11,8 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis, kinds
-from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
-from jaxlint.model.walk import assigned_in, dotted_name, int_value, positional_args, walk_tree
+from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
 
 
 _FILTER_JITS = frozenset({"equinox.filter_jit"})
