@@ -285,6 +285,14 @@ def _kinds_out(interp: Interpreter) -> dict:
                 stored[cls.name] = record  # `__init__` stores its parameters as they are
     if stored:
         out["stored"] = stored
+    methods = {}
+    for cls in interp.index.classes:
+        if instances.local_class(interp, cls.name) is cls:
+            bound = instances.bound_methods(cls, interp.qualname)
+            if bound:
+                methods[cls.name] = bound  # `obj.m` binds a new method object at each access
+    if methods:
+        out["methods"] = methods
     values = returns_model.exported_values(interp)
     units = interp.index.units
     for name, known in kinds.display_constants(

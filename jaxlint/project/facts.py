@@ -90,6 +90,7 @@ def incoming_facts(
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
+    methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     int_modules: dict[str, bool] = {}
 
@@ -176,6 +177,9 @@ def incoming_facts(
             stored = stored_of.get(target_module, {}).get(qualname)
             if stored is not None:  # a class whose `__init__` stores its parameters (model/instances.py)
                 out.setdefault(path, {}).setdefault("stored", {})[name] = stored
+            methods = methods_of.get(target_module, {}).get(qualname)
+            if methods is not None:  # a class: the methods an access on an instance binds anew
+                out.setdefault(path, {}).setdefault("methods", {})[name] = methods
             known_value = values_of.get(target_module, {}).get(qualname)
             if known_value is None:
                 known_value = _summary_int(index, target_module, qualname)  # a module JAX never names
@@ -209,7 +213,7 @@ def incoming_facts(
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
                    or (not skipped and consts_of(m)) or reexported(m)]
         if modules and text_of is not None:

@@ -1,0 +1,228 @@
+"""Static arguments, recompiles and state after tracing (issue 22, branch statP).
+
+1. An eager structured loop given a new callable at every iteration: `jax.lax.scan`,
+   `fori_loop`, `while_loop` and `lax.map`, called outside any trace, trace their body
+   and compile the loop, caching the traced body per function object; a bound method
+   (`obj.step`, a new object at each attribute access, of a class of this module or of
+   another module of the project: the `methods` fact), a lambda or a partial made in
+   the loop body traces and compiles again every iteration (JAX501).  Observed with
+   JAX 0.10.2 and `JAX_LOG_COMPILES=1`: four `jit(scan)` (or `jit(while)`) compiles for
+   four iterations with each of these bodies; one with a module-level def or a method
+   bound once before the loop.  The same code in a function body is silent (it may run
+   under a trace, where the body is traced once with it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from project_files import lint_files
+
+
+def _lint(root: Path, monkeypatch, files: dict[str, str], select: str = "JAX501") -> list[tuple]:
+    return lint_files(root, monkeypatch, files, select=select, dedent=True)
+
+
+def _scan_msg(prim: str, what: str, advice: str) -> str:
+    return (f"`lax.{prim}` of {what} traces and compiles again on every iteration of the loop: called "
+            f"outside a trace, `lax.{prim}` caches its traced body per function object, and this one is "
+            f"new each time. Create the function once: {advice}, and pass the varying values as "
+            f"arguments or carry")
+
+
+_BOUND = "the bound method `{0}` (a new object at every attribute access)"
+_HOIST = "take the bound method once, before the loop (`step = {0}`)"
+_DEF = "define it once, before the loop (a module-level def)"
+
+
+# 1a. Case 1440 (QDax, https://github.com/adaptive-intelligent-robotics/QDax/commit/
+# ab13dbd127916de0cc83d8cef94fd1ae7dd106dd, 'avoid consecutive jits of same method in for
+# loops'): the notebook's main loop gives `lax.scan` the jitted method
+# `map_elites.scan_update` of a class of another module at every iteration.
+MAP_ELITES = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class MAPElites:
+    def __init__(self, scoring_function):
+        self._scoring_function = scoring_function
+
+    @partial(jax.jit, static_argnames=("self",))
+    def scan_update(self, carry, unused):
+        x, key = carry
+        key, sub = jax.random.split(key)
+        y = x + 0.1 * jax.random.normal(sub, x.shape)
+        better = self._scoring_function(y) > self._scoring_function(x)
+        x = jnp.where(better[:, None], y, x)
+        return (x, key), jnp.max(self._scoring_function(x))
+"""
+
+LOOP_1440 = """\
+import jax
+import jax.numpy as jnp
+
+from qd.map_elites import MAPElites
+
+
+def score(x):
+    return -jnp.sum(x ** 2, axis=1)
+
+
+if __name__ == "__main__":
+    map_elites = MAPElites(scoring_function=score)
+    carry = (jnp.ones((8, 2)), jax.random.PRNGKey(0))
+    for i in range(4):
+        carry, metrics = jax.lax.scan(
+            {body},
+            carry,
+            (),
+            length=5,
+        )
+"""
+
+
+def test_an_eager_scan_of_a_method_of_another_modules_class_per_iteration(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"qd/__init__.py": "", "qd/map_elites.py": MAP_ELITES,
+                                        "main.py": LOOP_1440.format(body="map_elites.scan_update")})
+    assert got == [("JAX501", "main.py", 16, 13, _scan_msg(
+        "scan", _BOUND.format("map_elites.scan_update"), _HOIST.format("map_elites.scan_update")))]
+
+
+def test_the_method_taken_once_before_the_loop_stays_silent(tmp_path, monkeypatch):
+    # the VALID twin of 1a: one bound method for every iteration (one compile)
+    text = LOOP_1440.format(body="update").replace(
+        "    for i in range(4):", "    update = map_elites.scan_update\n    for i in range(4):")
+    assert _lint(tmp_path, monkeypatch, {"qd/__init__.py": "", "qd/map_elites.py": MAP_ELITES,
+                                         "main.py": text}) == []
+
+
+def test_a_stored_function_is_one_object_and_stays_silent(tmp_path, monkeypatch):
+    # the class stores the body on the instance (`self.scan_update = ...` shadows any
+    # method): the attribute is the same object at every access
+    stored = MAP_ELITES.replace("        self._scoring_function = scoring_function",
+                                "        self._scoring_function = scoring_function\n"
+                                "        self.scan_update = jax.jit(self._step)") \
+        .replace("def scan_update(self", "def _step(self").replace(
+            '    @partial(jax.jit, static_argnames=("self",))\n', "")
+    assert _lint(tmp_path, monkeypatch, {"qd/__init__.py": "", "qd/map_elites.py": stored,
+                                         "main.py": LOOP_1440.format(body="map_elites.scan_update")}) == []
+
+
+# 1b. The same mechanism written three other ways, one module each: a method of a class
+# of the script itself given to `fori_loop`'s body through the module imported as a
+# whole (`import qd.map_elites as me`), a lambda given to `while_loop` in a notebook-
+# style script, a `partial` given to `lax.map`; their twins hoist the callable.
+SCRIPT_METHOD = """\
+import jax
+import jax.numpy as jnp
+
+
+class Runner:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def body(self, i, x):
+        return x * self.scale + i
+
+
+runner = Runner(0.5)
+x = jnp.ones(3)
+for epoch in range(4):
+    x = jax.lax.fori_loop(0, 10, {body}, x)
+"""
+
+MODULE_ATTR = """\
+import jax
+import jax.numpy as jnp
+
+import qd.map_elites as me
+
+
+def score(x):
+    return -jnp.sum(x ** 2, axis=1)
+
+
+algo = me.MAPElites(score)
+carry = (jnp.ones((8, 2)), jax.random.PRNGKey(0))
+while carry[0].sum() > 1.0:
+    carry, m = jax.lax.scan(algo.scan_update, carry, (), length=5)
+"""
+
+LAMBDA_WHILE = """\
+import jax
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+for target in range(1, 5):
+    x = jax.lax.while_loop({cond}, lambda a: a + 1.0, x)
+"""
+
+PARTIAL_MAP = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+def scale(v, factor):
+    return v * factor
+
+
+xs = jnp.ones((6, 3))
+for _ in range(3):
+    xs = jax.lax.map({body}, xs)
+"""
+
+
+def test_a_method_of_the_scripts_own_class_in_fori_loop(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"run.py": SCRIPT_METHOD.format(body="runner.body")})
+    assert got == [("JAX501", "run.py", 16, 34, _scan_msg(
+        "fori_loop", _BOUND.format("runner.body"), _HOIST.format("runner.body")))]
+
+
+def test_the_scripts_method_bound_once_stays_silent(tmp_path, monkeypatch):
+    text = SCRIPT_METHOD.format(body="body").replace("x = jnp.ones(3)\n", "x = jnp.ones(3)\nbody = runner.body\n")
+    assert _lint(tmp_path, monkeypatch, {"run.py": text}) == []
+
+
+def test_a_method_of_a_class_reached_through_the_imported_module(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"qd/__init__.py": "", "qd/map_elites.py": MAP_ELITES,
+                                        "evolve.py": MODULE_ATTR})
+    assert got == [("JAX501", "evolve.py", 14, 29, _scan_msg(
+        "scan", _BOUND.format("algo.scan_update"), _HOIST.format("algo.scan_update")))]
+
+
+def test_the_same_loop_inside_a_function_stays_silent(tmp_path, monkeypatch):
+    # a function body may run under a trace (the body is then traced once with it):
+    # unknown, silent
+    text = MODULE_ATTR.replace("algo = me.MAPElites(score)\ncarry", "def run():\n    algo = me.MAPElites(score)\n    carry") \
+        .replace("while carry", "    while carry").replace("    carry, m = jax", "        carry, m = jax")
+    text += "    return carry\n"
+    assert _lint(tmp_path, monkeypatch, {"qd/__init__.py": "", "qd/map_elites.py": MAP_ELITES,
+                                         "evolve.py": text}) == []
+
+
+def test_a_lambda_in_an_eager_while_loop(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"solve.py": LAMBDA_WHILE.format(cond="lambda a: a.sum() < target")})
+    assert got == [("JAX501", "solve.py", 6, 28, _scan_msg("while_loop", "a `lambda`", _DEF))]
+
+
+def test_module_level_functions_in_an_eager_while_loop_stay_silent(tmp_path, monkeypatch):
+    text = ("import jax\nimport jax.numpy as jnp\n\n\ndef small(a):\n    return a.sum() < 4.0\n\n\n"
+            "def inc(a):\n    return a + 1.0\n\n\nx = jnp.zeros(3)\nfor target in range(1, 5):\n"
+            "    x = jax.lax.while_loop(small, inc, x)\n")
+    assert _lint(tmp_path, monkeypatch, {"solve.py": text}) == []
+
+
+def test_a_partial_in_an_eager_lax_map(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"rescale.py": PARTIAL_MAP.format(body="partial(scale, factor=2.0)")})
+    assert got == [("JAX501", "rescale.py", 13, 22, _scan_msg(
+        "map", "a `functools.partial(...)` object", _DEF))]
+
+
+def test_a_partial_made_once_before_the_loop_stays_silent(tmp_path, monkeypatch):
+    text = PARTIAL_MAP.format(body="double").replace("xs = jnp.ones", "double = partial(scale, factor=2.0)\nxs = jnp.ones")
+    assert _lint(tmp_path, monkeypatch, {"rescale.py": text}) == []
