@@ -286,9 +286,10 @@ def _kinds_out(interp: Interpreter) -> dict:
     if stored:
         out["stored"] = stored
     methods = {}
+    assigned = instances.assigned_attributes(interp.text) if interp.index.classes else frozenset()
     for cls in interp.index.classes:
         if instances.local_class(interp, cls.name) is cls:
-            bound = instances.bound_methods(cls, interp.qualname)
+            bound = instances.bound_methods(cls, interp.qualname, assigned, "setattr" in interp.text)
             if bound:
                 methods[cls.name] = bound  # `obj.m` binds a new method object at each access
     if methods:
