@@ -226,3 +226,138 @@ def test_a_partial_in_an_eager_lax_map(tmp_path, monkeypatch):
 def test_a_partial_made_once_before_the_loop_stays_silent(tmp_path, monkeypatch):
     text = PARTIAL_MAP.format(body="double").replace("xs = jnp.ones", "double = partial(scale, factor=2.0)\nxs = jnp.ones")
     assert _lint(tmp_path, monkeypatch, {"rescale.py": text}) == []
+
+
+# 2. A jitted method of a class of another module, called on an instance there: the
+# method is exported as `Cls.method` (with `self` counted in its `static_argnums`), and a
+# call `obj.method(...)` on an instance the calling scope binds once to `Cls(...)` that
+# gives a static parameter a list or dict built there (or a JAX array) is reported at the
+# method's decorator, naming the calling module (JAX207).  Case 1444 (herculens,
+# https://github.com/Herculens/herculens/commit/8175191070ba7e70dafb527b4a4ccf655bad1d3f,
+# 'Fix jit staticargs option in model() method'): `static_argnums=(0, 3, 4, 5)` counts
+# from `self`, so it marks `kwargs_lens_light`, a list of dicts, static.
+LENS = """\
+from functools import partial
+
+import jax.numpy as np
+from jax import jit
+
+
+class LensImage(object):
+    def __init__(self, num_pix):
+        self.num_pix = num_pix
+
+    @partial(jit, static_argnums={nums})
+    def model(self, kwargs_lens=None, kwargs_source=None, kwargs_lens_light=None,
+              unconvolved=False, source_add=True, lens_light_add=True):
+        out = np.zeros((self.num_pix, self.num_pix))
+        if lens_light_add is True:
+            out += sum(kw["amp"] for kw in kwargs_lens_light)
+        return out
+"""
+
+LENS_MAIN = """\
+from lenses.lens_image import LensImage
+
+if __name__ == "__main__":
+    lens_image = LensImage(num_pix=8)
+    kwargs_lens_light = [{"amp": 4.0}]
+    image = lens_image.model(kwargs_lens=[{"theta_E": 1.0}], kwargs_source=[{"amp": 1.0}],
+                             kwargs_lens_light=kwargs_lens_light)
+"""
+
+
+def _static_msg(fn: str, params: str, decl: str, what: str, where: str) -> str:
+    return (f"`{fn}` declares {params} static ({decl}), but other modules pass {what} ({where}): static "
+            f"arguments must be hashable, so those calls raise ValueError: Non-hashable static arguments "
+            f"are not supported. Instead, leave it out of the static arguments (traced), or pass a "
+            f"hashable value (tuple, int, str)")
+
+
+def test_a_list_given_by_keyword_to_a_static_argnum_of_an_imported_jitted_method(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"lenses/__init__.py": "",
+                                        "lenses/lens_image.py": LENS.format(nums="(0, 3, 4, 5)"),
+                                        "main.py": LENS_MAIN}, select="JAX207")
+    assert got == [("JAX207", "lenses/lens_image.py", 11, 6, _static_msg(
+        "model", "`kwargs_lens_light`", "static_argnums=(0, 3, 4, 5)",
+        "a list or dict for `kwargs_lens_light`", "a call in main.py"))]
+
+
+def test_the_corrected_static_argnums_stay_silent(tmp_path, monkeypatch):
+    # the commit's fix: the three flags static, the parameter lists traced
+    assert _lint(tmp_path, monkeypatch, {"lenses/__init__.py": "",
+                                         "lenses/lens_image.py": LENS.format(nums="(0, 4, 5, 6)"),
+                                         "main.py": LENS_MAIN}, select="JAX207") == []
+
+
+# The same mechanism written two other ways: the class reached through its module
+# imported as a whole, with `static_argnames` and a dict bound once in the calling
+# script; and a JAX array given positionally to a static parameter of a method of a
+# class imported by name inside a function.  Twins: a tuple, and a string.
+RENDER = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Renderer:
+    def __init__(self, n):
+        self.n = n
+
+    @partial(jax.jit, static_argnames=("self", "palette"))
+    def draw(self, x, palette):
+        return jnp.tanh(x) * len(palette)
+
+    @partial(jax.jit, static_argnums=(0, 2))
+    def shade(self, x, mode):
+        return x * 2.0 if mode == "dark" else x
+"""
+
+RENDER_MAIN = """\
+import jax.numpy as jnp
+
+import geo.render as gr
+
+r = gr.Renderer(3)
+colours = {palette}
+print(r.draw(jnp.ones(3), palette=colours))
+"""
+
+SHADE_MAIN = """\
+import jax.numpy as jnp
+
+from geo.render import Renderer
+
+
+def run(x):
+    painter = Renderer(2)
+    return painter.shade(x, {mode})
+"""
+
+
+def test_a_dict_given_to_a_static_argname_of_a_method_through_the_module(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"geo/__init__.py": "", "geo/render.py": RENDER,
+                                        "main.py": RENDER_MAIN.format(palette='{"red": 1, "blue": 2}')},
+                select="JAX207")
+    assert got == [("JAX207", "geo/render.py", 11, 6, _static_msg(
+        "draw", "`palette`", "static_argnames=('self', 'palette')", "a list or dict for `palette`",
+        "a call in main.py"))]
+
+
+def test_a_tuple_for_the_static_argname_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"geo/__init__.py": "", "geo/render.py": RENDER,
+                                         "main.py": RENDER_MAIN.format(palette='("red", "blue")')},
+                 select="JAX207") == []
+
+
+def test_an_array_given_to_a_static_argnum_of_a_method_in_a_function(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"geo/__init__.py": "", "geo/render.py": RENDER,
+                                        "paint.py": SHADE_MAIN.format(mode="jnp.ones(3)")}, select="JAX207")
+    assert got == [("JAX207", "geo/render.py", 15, 6, _static_msg(
+        "shade", "`mode`", "static_argnums=(0, 2)", "a JAX array for `mode`", "a call in paint.py"))]
+
+
+def test_a_string_for_the_static_argnum_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"geo/__init__.py": "", "geo/render.py": RENDER,
+                                         "paint.py": SHADE_MAIN.format(mode='"dark"')}, select="JAX207") == []

@@ -144,6 +144,12 @@ def incoming_facts(
             decl = jits_of.get(target_module, {}).get(qualname)
             if decl is not None:
                 out.setdefault(path, {}).setdefault("jits", {})[name] = decl
+            if jits_of.get(target_module):
+                # a class: its jitted methods (`Cls.model`), called on its instances here
+                prefix = qualname + "."
+                for k, method_decl in jits_of.get(target_module, {}).items():
+                    if k.startswith(prefix) and "." not in k[len(prefix):]:
+                        out.setdefault(path, {}).setdefault("jits", {})[name + k[len(qualname):]] = method_decl
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer

@@ -65,7 +65,11 @@ class NonHashableStaticArg(Rule):
         "the other modules of the project) passes a JAX array, a NumPy array or a PRNG key "
         "(`steps_before_u_turn(step, jnp.array(...), ...)` in main.py reaching `is_u_turn(initial_position, "
         "...)` in another module); and a jitted def of this file whose static parameters calls in "
-        "other modules give such arrays is reported at its decorator too, naming those modules. A "
+        "other modules give such arrays is reported at its decorator too, naming those modules; so "
+        "is a jitted method called there on an instance the calling scope binds once to the class, "
+        "its arguments mapped with `self` first, given such an array or a list or dict built there "
+        "(`lens_image = LensImage(...)` then `lens_image.model(kwargs_lens_light=[...])` with "
+        "`static_argnums=(0, 3, 4, 5)`). A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -2313,7 +2317,7 @@ class NonHashableStaticArg(Rule):
 
 # what a call-site kind (model/kinds.py) is, where it cannot be hashed
 _PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
-           V.KEYS: "an array of PRNG keys"}
+           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict"}
 
 
 def _short(text: str) -> str:
