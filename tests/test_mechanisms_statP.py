@@ -361,3 +361,75 @@ def test_an_array_given_to_a_static_argnum_of_a_method_in_a_function(tmp_path, m
 def test_a_string_for_the_static_argnum_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"geo/__init__.py": "", "geo/render.py": RENDER,
                                          "paint.py": SHADE_MAIN.format(mode='"dark"')}, select="JAX207") == []
+
+
+# 3. A setter reached only through a one-time initializer stays silent (JAX405).  Fresh
+# set 19, /work/review19 revA/revB (deepmind-research nfnets/experiment.py:268, both
+# reviewers: false): `_make_opt` sets `self.opt` and is called only from
+# `_initialize_train`, which `step` calls under `if self._train_input is None:` and which
+# sets `_train_input`: it runs once, before the first call of the pmapped method, so no
+# trace sees a change.  The setter is judged to run once when every call of it is in a
+# method that runs once by the same test (guarded on an attribute it sets, or guarding
+# itself).  Written three ways; the INVALID twin calls the initializer on every step.
+TRAINER = """\
+import jax
+import jax.numpy as jnp
+
+
+def make_opt(lr):
+    return lambda p, g: p - lr * g
+
+
+class Experiment:
+    def __init__(self, lr):
+        self.lr = lr
+        self._train_input = None
+        self._ready = False
+        self.train_fn = jax.jit(self._train_fn)
+
+    def _initialize_train(self):
+{init_body}
+        self._make_opt()
+
+    def _make_opt(self):
+        self.opt = make_opt(self.lr * 2.0)
+
+    def _train_fn(self, params, grads):
+        return self.opt(params, grads)
+
+    def step(self, params, grads):
+{guard}
+        return self.train_fn(params, grads)
+"""
+
+_TRAIN_INPUT = "        self._train_input = iter(range(10))"
+_READY = "        self._ready = True"
+
+
+def test_a_setter_called_from_a_guarded_one_time_initializer_stays_silent(tmp_path, monkeypatch):
+    # the nfnets shape: the caller sets the attribute its call is guarded on
+    text = TRAINER.format(init_body=_TRAIN_INPUT,
+                          guard="        if self._train_input is None:\n            self._initialize_train()")
+    assert _lint(tmp_path, monkeypatch, {"experiment.py": text}, select="JAX405") == []
+
+
+def test_a_flag_guarded_initializer_stays_silent(tmp_path, monkeypatch):
+    text = TRAINER.format(init_body=_READY,
+                          guard="        if not self._ready:\n            self._initialize_train()")
+    assert _lint(tmp_path, monkeypatch, {"experiment.py": text}, select="JAX405") == []
+
+
+def test_an_initializer_that_guards_itself_stays_silent(tmp_path, monkeypatch):
+    text = TRAINER.format(init_body="        if self._ready:\n            return\n" + _READY,
+                          guard="        self._initialize_train()")
+    assert _lint(tmp_path, monkeypatch, {"experiment.py": text}, select="JAX405") == []
+
+
+def test_an_initializer_called_on_every_step_is_reported(tmp_path, monkeypatch):
+    # the INVALID twin: `_initialize_train` (and so `_make_opt`) runs before every call
+    text = TRAINER.format(init_body=_TRAIN_INPUT, guard="        self._initialize_train()")
+    assert _lint(tmp_path, monkeypatch, {"experiment.py": text}, select="JAX405") == [(
+        "JAX405", "experiment.py", 24, 16,
+        "`self.opt` is read in `_train_fn`, which is jitted with `self` a Python object, and "
+        "`_make_opt` sets it (line 21): the compiled function keeps the value read at its first "
+        "trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")]
