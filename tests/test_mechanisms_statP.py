@@ -433,3 +433,17 @@ def test_an_initializer_called_on_every_step_is_reported(tmp_path, monkeypatch):
         "`self.opt` is read in `_train_fn`, which is jitted with `self` a Python object, and "
         "`_make_opt` sets it (line 21): the compiled function keeps the value read at its first "
         "trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")]
+
+
+def test_a_body_holding_an_object_built_from_the_item_stays_silent(tmp_path, monkeypatch):
+    # tuning optax, examples/contrib/rosenbrock_ademamix.ipynb: each iteration builds its
+    # own optimizer from the loop's item and binds it into the scan's body: another
+    # computation per item, a compile per item anyway (as `jax.jit(model.apply)` with
+    # `model = MLP(width=w)` built in the loop)
+    text = ("from functools import partial\n\nimport jax\nimport jax.numpy as jnp\nimport optax\n\n\n"
+            "def body(carry, _, *, solver):\n    params, state = carry\n    g = 2.0 * params\n"
+            "    updates, state = solver.update(g, state, params)\n"
+            "    return (optax.apply_updates(params, updates), state), params\n\n\n"
+            "for b1 in [0.9, 0.99]:\n    solver = optax.adam(0.003, b1=b1)\n    params = jnp.ones(2)\n"
+            "    _, path = jax.lax.scan(partial(body, solver=solver), (params, solver.init(params)), length=5)\n")
+    assert _lint(tmp_path, monkeypatch, {"sweep.py": text}) == []

@@ -111,7 +111,7 @@ def _used_as_object(fn: cst.CSTNode, names: set[str]) -> bool:
     return False
 
 
-def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
+def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode, bodies: Optional[list] = None) -> bool:
     """Is the jitted function taken from an object the loop builds from its item
     (``for w in windows: cfg = Config(window=w).init()`` ... ``jax.jit(jax.vmap(cfg.mask))``;
     ``for spec in specs: model = Model(spec)`` ... ``jax.jit(model.apply)``)?  Each
@@ -137,6 +137,11 @@ def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
             break
     if not built:
         return False
+    if bodies is not None:
+        # an eager loop primitive's body that holds such an object (`partial(_body_fn,
+        # solver=solver)` with `solver = optax.adam(b1=b1)` built from the item): each
+        # iteration's body is another computation, a compile per item anyway
+        return any(isinstance(m, cst.Name) and m.value in built for b in bodies for m in walk_tree(b))
     # the object's method or attribute, wrapped (`jax.vmap(cfg.mask)`, `model.apply`)
     return any(isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value in built
                for a in wrap.args for m in walk_tree(a.value))
@@ -620,7 +625,9 @@ class RecompileFreshFunction(Rule):
         "undecorated or jitted, a `lambda`, a `partial`) each call traces and compiles again "
         "(`lax.scan(map_elites.scan_update, carry, (), length=n)` in the main loop). Flagged "
         "at the body; a body taken once before the loop (`step = obj.step`), a module-level "
-        "def, and the same code inside a function (which may run under a trace, where the "
+        "def, a body holding an object the loop builds from its item (`partial(body, "
+        "solver=solver)` with `solver = optax.adam(0.003, b1=b1)`: a compile per item anyway), "
+        "and the same code inside a function (which may run under a trace, where the "
         "body is traced once with it) are not.\n\n"
         "Not flagged: a loop over arrays of pairwise different literal shapes (`for a in (jnp.array(1.), "
         "jnp.ones(2), jnp.ones((2, 2))):`) whose item the jitted call is given: each iteration compiles "
@@ -1878,11 +1885,12 @@ class RecompileFreshFunction(Rule):
         q = ctx.qualname(call.func)
         if q not in apis.EAGER_COMPILING_LOOPS:
             return False
+        bodies = apis.body_functions(q, call)
         if _new_shape_each_iteration(ctx, loop, call) or _built_from_item(ctx, loop, call) \
-                or _static_per_item(ctx, loop, call):
+                or _built_from_item(ctx, loop, call, bodies) or _static_per_item(ctx, loop, call):
             return True
         short = q.rsplit(".", 1)[1]
-        for fn in apis.body_functions(q, call):
+        for fn in bodies:
             reason = _fresh_reason(ctx, fn, loop)
             if reason is None:
                 continue
