@@ -289,6 +289,15 @@ def _kinds_out(interp: Interpreter) -> dict:
                 stored[cls.name] = record  # `__init__` stores its parameters as they are
     if stored:
         out["stored"] = stored
+    methods = {}
+    assigned = instances.assigned_attributes(interp.text) if interp.index.classes else frozenset()
+    for cls in interp.index.classes:
+        if instances.local_class(interp, cls.name) is cls:
+            bound = instances.bound_methods(cls, interp.qualname, assigned, "setattr" in interp.text)
+            if bound:
+                methods[cls.name] = bound  # `obj.m` binds a new method object at each access
+    if methods:
+        out["methods"] = methods
     values = returns_model.exported_values(interp)
     units = interp.index.units
     for name, known in kinds.display_constants(

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from jaxlint.model.static_args import ERRORS as STATIC_ARG_ERRORS
 from jaxlint.model.static_args import STATIC_ARGS
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,30 @@ CARRY_LOOPS: dict[str, tuple] = {
 # again each time (JAX501, the project's jit builders)
 CACHING_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "jax.pmap",
                           "equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.pmap"})
+
+# Structured loops that, called outside any trace, trace their body to a jaxpr cached per
+# function object and compile the loop (``jit(scan)``, ``jit(while)``): given a new
+# callable at every run (a lambda, a ``partial``, a bound method ``obj.step``, whose
+# attribute access makes a new object that the cache does not keep alive), each call
+# traces and compiles again (JAX 0.10.2, ``JAX_LOG_COMPILES=1``: four compiles of
+# ``jit(scan)`` for four eager ``lax.scan(obj.step, ...)``, one for a module-level def or
+# a method bound once before the loop).  ``lax.map`` and ``fori_loop`` with static bounds
+# are scans.  Under a trace the body is traced with the enclosing function, once.
+EAGER_COMPILING_LOOPS = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map"})
+
+
+def body_functions(q: str, call: cst.Call) -> list[cst.BaseExpression]:
+    """The function arguments of a call of the transformation or structured primitive
+    ``q`` (``lax.scan``'s ``f``, ``while_loop``'s ``cond_fun`` and ``body_fun``), as the
+    call passes them, positionally or by keyword; [] when ``q`` takes none."""
+    t = TRANSFORMS.get(q)
+    if t is None:
+        return []
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    out = [pos[i].value for i in t.fn_args if i < len(pos)]
+    out += [a.value for a in call.args if a.keyword is not None and a.keyword.value in t.fn_kwargs]
+    return out
+
 
 # Aliases that resolve to the public name.
 _CANONICAL_PREFIXES = (

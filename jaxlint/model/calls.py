@@ -6,7 +6,7 @@ returns are read from the callee."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import libcst as cst
@@ -523,12 +523,24 @@ class CallEffects:
         (that module keeps a default a Python value only while no call passes it)."""
         name = dotted_name(call.func)
         decl = self.index.imported_jits.get(name) if name is not None else None
-        if decl is None or self.lookup(name.split(".", 1)[0]) is not None:
+        receiver = None
+        if decl is None and type(call.func) is cst.Attribute and type(call.func.value) is cst.Name:
+            # `lens_image.model(...)`: a jitted method of a class of another module, called
+            # on an instance this scope binds once (`lens_image = LensImage(...)`)
+            made = bound_once(self.index, self.unit, call.func.value)
+            written = dotted_name(made.func) if type(made) is cst.Call else None
+            if written is not None and self.lookup(written.split(".", 1)[0]) is None:
+                name = f"{written}.{call.func.attr.value}"
+                decl = self.index.imported_jits.get(name)
+                receiver = call.func.value
+        elif decl is not None and self.lookup(name.split(".", 1)[0]) is not None:
+            return
+        if decl is None:
             return
         params = decl.get("params") or []
         positional = [p for p in params if p[1] in ("pos", "posonly")]
         passed = set()
-        for i, _ in enumerate(positional_args(call)):
+        for i, _ in enumerate(positional_args(call), 1 if receiver is not None else 0):
             if i < len(positional) and positional[i][4]:
                 passed.add(positional[i][0])
         with_default = {p[0] for p in params if p[4]}
@@ -541,11 +553,16 @@ class CallEffects:
             # its static parameters given a concrete array here (unhashable: the call raises)
             from jaxlint.model.jit_calls import jit_from_export
             info = jit_from_export(name, decl)
+            if receiver is not None:
+                info = replace(info, receiver=receiver)
             for arg, position, pname in info.args(call):
-                if pname is None or not info.is_static(position, pname):
+                if pname is None or not info.is_static(position, pname) or arg.value is receiver:
                     continue
                 v = self.arg_value(arg.value)
-                if not v.traced and v.kind in kinds.UNHASHABLE and not (
+                # (a list or dict built here, `[{"amp": 4.0}]`, a mutable container, is unhashable
+                # too: told for a method called on an instance, which JAX207 cannot judge at the
+                # call here; an imported function's call is judged at the call, by its displays)
+                if not v.traced and (v.kind in kinds.UNHASHABLE or (v.kind == V.LIST and receiver is not None)) and not (
                         v.kind == V.NPARRAY and self._host_scalar(arg.value)):
                     self.static_given.setdefault(name, {})[pname] = v.kind
 

@@ -151,6 +151,9 @@ class FileIndex:
     # classes of other modules whose `__init__` stores parameters as they are
     # (model/instances.py, ``stored_parameters``): name as written -> the record
     imported_stored: dict[str, dict] = field(default_factory=dict)
+    # classes of other modules -> the methods an attribute access on an instance binds
+    # anew (model/instances.py, ``bound_methods``): name as written -> sorted names
+    imported_methods: dict[str, list] = field(default_factory=dict)
     # names (`MODE_TRAIN`, `common_types.MODE_TRAIN`) another module of the project binds
     # to a str/int/float/bool literal: name as written -> "str"/"int"/"float"/"bool"
     imported_consts: dict[str, str] = field(default_factory=dict)
@@ -2037,6 +2040,7 @@ class Indexer:
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_kernels = frozenset(facts.get("kernels", ()))
             self.index.imported_stored = dict(facts.get("stored", {}))
+            self.index.imported_methods = dict(facts.get("methods", {}))
             self.index.imported_values = dict(facts.get("values", {}))
             self.index.imported_classes = dict(facts.get("classes", {}))
             self.index.imported_consts = dict(facts.get("consts", {}))
@@ -2052,6 +2056,7 @@ class Indexer:
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_kernels = S(reads, "kernels", facts.get("kernels"))
             self.index.imported_stored = R(reads, "stored", facts.get("stored"))
+            self.index.imported_methods = R(reads, "methods", facts.get("methods"))
             self.index.imported_values = R(reads, "values", facts.get("values"))
             self.index.imported_classes = R(reads, "classes", facts.get("classes"))
             self.index.imported_consts = R(reads, "consts", facts.get("consts"))

@@ -446,3 +446,56 @@ def class_level_method(classes: list, func: cst.Attribute) -> Optional[Unit]:
             dotted_name(d.decorator) in ("classmethod", "staticmethod") for d in m.node.decorators):
         return None
     return m
+
+
+# `.name =`, `.name +=`... anywhere in a file's text (not `==`): the attributes it may assign
+_ATTR_ASSIGNED = re.compile(r"\.([A-Za-z_]\w*)\s*(?:\*\*|//|>>|<<|[-+*/@%&|^])?=(?!=)")
+
+
+def assigned_attributes(text: str) -> frozenset[str]:
+    """Every attribute name the file's text may assign (``obj.step = ...``, ``+=``),
+    read from the text in one pass, an over-approximation: for ``bound_methods``."""
+    return frozenset(_ATTR_ASSIGNED.findall(text))
+
+
+def bound_methods(cls: ClassInfo, qualname, assigned_anywhere: frozenset = frozenset(),
+                  setattrs: bool = True) -> list[str]:
+    """The methods an attribute access on an instance of ``cls`` binds anew each time
+    (``obj.step``: a new bound-method object at every access, equal but not identical):
+    the defs of the class body that take the instance first, undecorated or decorated
+    with a jit (``@partial(jax.jit, static_argnames=("self",))``: the jitted function
+    binds like a function), less any name the class also assigns on an instance
+    (``self.step = ...`` shadows the method), and less any name the file's text assigns
+    as an attribute anywhere (``assigned_anywhere``, ``assigned_attributes``); the class
+    body is walked for ``setattr(self, ...)`` only where the text has ``setattr``
+    (``setattrs``).
+    Sorted; exported to the modules that import the class (``methods``) so that
+    ``jax.lax.scan(obj.step, ...)`` there is known to get a fresh callable."""
+    from jaxlint.model.walk import self_writes
+
+    assigned: set[str] = set(assigned_anywhere)
+    for stmt in cls.node.body.body if setattrs else ():
+        if isinstance(stmt, cst.FunctionDef):
+            found = self_writes(stmt.body, deep=True, deletes=True, setattrs=True)
+            if found is None:
+                return []  # `setattr(self, name, ...)` with a computed name: anything
+            assigned.update(found)
+    out = []
+    for name, unit in cls.methods.items():
+        node = unit.node
+        if isinstance(node, cst.FunctionDef) and all(_jit_decorator(d.decorator, qualname) for d in node.decorators) \
+                and unit.positional() and name not in assigned and not name.startswith("__"):
+            out.append(name)
+    return sorted(out)
+
+
+def _jit_decorator(dec: cst.BaseExpression, qualname) -> bool:
+    """``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``-style decorators of
+    the caching jits (model/apis.py ``CACHING_JITS``)."""
+    from jaxlint.model.apis import CACHING_JITS
+
+    if isinstance(dec, cst.Call):
+        if qualname(dec.func) == "functools.partial":
+            return bool(dec.args) and dec.args[0].keyword is None and qualname(dec.args[0].value) in CACHING_JITS
+        return qualname(dec.func) in CACHING_JITS
+    return qualname(dec) in CACHING_JITS

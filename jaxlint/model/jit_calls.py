@@ -428,6 +428,15 @@ class JitCalls:
         for (uid, name), info in self._bound.items():
             if uid == id(module):
                 out[name] = info
+        for cls in self.ctx.index.classes:
+            # a jitted method of a module-level class (`@partial(jit, static_argnums=(0, 3))
+            # def model(self, ...)`): `Cls.model`, called on instances in other modules
+            if cls.scope is not module or sum(c.name == cls.name for c in self.ctx.index.classes) != 1:
+                continue
+            for name, fn in cls.methods.items():
+                info = self._decorated.get(id(fn))
+                if info is not None and info.checked and bound_receiver(fn) == 1:
+                    out[f"{cls.name}.{name}"] = info
         return out
 
     def _imported(self, func: cst.CSTNode) -> Optional[JitInfo]:

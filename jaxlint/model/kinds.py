@@ -813,3 +813,29 @@ def display_elements(node: cst.CSTNode) -> Optional[str]:
     if not held or n is None:
         return None
     return f"{DISPLAYS}{n}:" + ",".join(f"{i}={k}" for i, k in sorted(held.items()))
+
+
+def called_return_fact(
+    index,
+    local: Callable[[str], Optional[Value]],
+    value: Callable[[cst.CSTNode], Value],
+    call: cst.Call,
+    of_local: Optional[Callable[[cst.CSTNode], Optional[str]]] = None,
+) -> Optional[str]:
+    """The return fact of the function ``call`` calls: a helper of another module of the
+    project, as written here (``cfg.make_schedule``, ``init_strategy``) and not shadowed
+    by a local binding, gives its exported record (``index.imported_returns``: a
+    ``display:``, ``displays:``, ``counter:`` or ``dispatched:`` string); a plain function
+    of this file (no transformation applied, not a method) gives what ``of_local`` reads
+    from its def (``counter_return``, ``display_elements``...).  None when unknown.  One
+    lookup for the rules that read what a called helper hands back (JAX207's static
+    values, JAX504's counters)."""
+    written = dotted_name(call.func)
+    if written is not None and written in index.imported_returns and local(written.split(".", 1)[0]) is None:
+        return index.imported_returns[written]
+    if of_local is None or type(call.func) is not cst.Name:
+        return None
+    v = value(call.func)
+    if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
+        return of_local(v.unit.node)
+    return None

@@ -90,6 +90,7 @@ def incoming_facts(
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
+    methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     # module constants some file of the project rebinds (`config.CAPACITY = n`): unknown
     rebound = {w for _, _, proj in outputs for w in proj.get("mod_writes") or ()}
@@ -145,6 +146,12 @@ def incoming_facts(
             decl = jits_of.get(target_module, {}).get(qualname)
             if decl is not None:
                 out.setdefault(path, {}).setdefault("jits", {})[name] = decl
+            if jits_of.get(target_module):
+                # a class: its jitted methods (`Cls.model`), called on its instances here
+                prefix = qualname + "."
+                for k, method_decl in jits_of.get(target_module, {}).items():
+                    if k.startswith(prefix) and "." not in k[len(prefix):]:
+                        out.setdefault(path, {}).setdefault("jits", {})[name + k[len(qualname):]] = method_decl
             consumer = consumers_of.get(target_module, {}).get(qualname)
             if consumer is not None and function:
                 out.setdefault(path, {}).setdefault("consumers", {})[name] = consumer
@@ -178,6 +185,9 @@ def incoming_facts(
             stored = stored_of.get(target_module, {}).get(qualname)
             if stored is not None:  # a class whose `__init__` stores its parameters (model/instances.py)
                 out.setdefault(path, {}).setdefault("stored", {})[name] = stored
+            methods = methods_of.get(target_module, {}).get(qualname)
+            if methods is not None:  # a class: the methods an access on an instance binds anew
+                out.setdefault(path, {}).setdefault("methods", {})[name] = methods
             known_value = values_of.get(target_module, {}).get(qualname)
             if known_value is None:
                 known_value = _summary_int(index, target_module, qualname)  # a module JAX never names
@@ -213,7 +223,7 @@ def incoming_facts(
         modules = [(n, m) for n, m in modules
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
                    or (not skipped and consts_of(m)) or reexported(m)]
         if modules and text_of is not None:

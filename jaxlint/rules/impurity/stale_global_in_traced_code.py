@@ -153,7 +153,9 @@ class StaleGlobalRead(Rule):
         "computes the value itself rather than storing a value its caller hands in, and runs "
         "once: it leaves early once done (`if self._ready: return`) or writes under `if "
         "self.x is None:`, or each call of it in the class is under such a guard on an "
-        "attribute it sets, and no code of the file calls it in a loop (a setup run again "
+        "attribute it sets, or in a method that runs once by the same test (`_make_opt` called "
+        "from `_initialize_train`, which `step` calls under `if self._train_input is None:` and "
+        "which sets `_train_input`), and no code of the file calls it in a loop (a setup run again "
         "before every call of the jitted function, `self._update_eps(); self._step(x)`, is "
         "reported: the trace keeps the first value)."
     )
@@ -1997,11 +1999,13 @@ def _lazy_setup(cls, setter: Unit, ws: list[cst.CSTNode], dotted: str, module: c
             return False
     return _runs_once(cls, setter, module)
 
-def _runs_once(cls, setter: Unit, module: cst.Module) -> bool:
+def _runs_once(cls, setter: Unit, module: cst.Module, depth: int = 0) -> bool:
     """Does ``setter`` run at most once before the jitted method's first call, as far as
     this file shows?  It guards itself (``if self._ready: return`` first, or its writes
     under ``if self.x is None:``), or every call of it in the class is under such a
-    guard on an attribute it sets (``if self._opt is None: self._init_train()``), and
+    guard on an attribute it sets (``if self._opt is None: self._init_train()``), or in
+    a method that itself runs once so (``_initialize_train``, called only under ``if
+    self._train_input is None:``, which it sets, calls ``self._make_opt()``), and
     no code of the file calls it on an instance in a loop (``for b in batches:
     m.refresh(); m.step(b)``).  A setter called unguarded from another method (before
     each call of the jitted function) runs again and again."""
@@ -2016,16 +2020,22 @@ def _runs_once(cls, setter: Unit, module: cst.Module) -> bool:
         first = stmts[0] if stmts else None
         if isinstance(first, cst.If) and _leaves(first.body) and _done_test(first.test, sets, done=True):
             return True  # `if self._ready: return` (or `if self.x is not None: return`)
-        if all(_under_guard(node, w, sets) for w in _writes_of(node, sets)):
+        if (sets or not depth) and all(_under_guard(node, w, sets) for w in _writes_of(node, sets)):
             return True  # every write under `if self.x is None:` / `if not self._ready:`
+    calls = 0
     for m in cls.methods.values():
         if m is setter or not isinstance(m.node, cst.FunctionDef):
             continue
         for n in descendants(m.node):
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == name \
-                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self" \
-                    and not _guarded_call(m.node, n, sets) and not _one_time_caller(cls, m, name, module):
-                return False
+                    and isinstance(n.func.value, cst.Name) and n.func.value.value == "self":
+                calls += 1
+                if not _guarded_call(m.node, n, sets) and not _one_time_caller(cls, m, name, module) \
+                        and not (depth < 2 and m.name not in _SETUP and not m.traced
+                                 and _runs_once(cls, m, module, depth + 1)):
+                    return False
+    if depth and not calls:
+        return False  # a caller no method calls: only its own guard would show it runs once
     # code of the file calling it on an instance in a loop
     return not _called_in_loop(module, name)
 

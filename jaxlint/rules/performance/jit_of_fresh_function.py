@@ -111,7 +111,7 @@ def _used_as_object(fn: cst.CSTNode, names: set[str]) -> bool:
     return False
 
 
-def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
+def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode, bodies: Optional[list] = None) -> bool:
     """Is the jitted function taken from an object the loop builds from its item
     (``for w in windows: cfg = Config(window=w).init()`` ... ``jax.jit(jax.vmap(cfg.mask))``;
     ``for spec in specs: model = Model(spec)`` ... ``jax.jit(model.apply)``)?  Each
@@ -137,6 +137,11 @@ def _built_from_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
             break
     if not built:
         return False
+    if bodies is not None:
+        # an eager loop primitive's body that holds such an object (`partial(_body_fn,
+        # solver=solver)` with `solver = optax.adam(b1=b1)` built from the item): each
+        # iteration's body is another computation, a compile per item anyway
+        return any(isinstance(m, cst.Name) and m.value in built for b in bodies for m in walk_tree(b))
     # the object's method or attribute, wrapped (`jax.vmap(cfg.mask)`, `model.apply`)
     return any(isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value in built
                for a in wrap.args for m in walk_tree(a.value))
@@ -345,6 +350,9 @@ def _fresh_attribute(ctx, expr: cst.Attribute, loop: Optional[cst.CSTNode]) -> O
         if (method is not None and bound_receiver(method) == 1) or (cls.linen and attr in ("apply", "init")):
             return f"the bound method `{obj.value}.{attr}` (a new object at every attribute access)"
         return None
+    imported = _imported_instance_method(ctx, obj, attr)
+    if imported is not None:
+        return f"the bound method `{obj.value}.{attr}` (a new object at every attribute access)"
     if unit.is_module or ctx.lookup(obj.value) is None:
         return None
     bound = bound_once(ctx.index, unit, obj)
@@ -357,6 +365,21 @@ def _fresh_attribute(ctx, expr: cst.Attribute, loop: Optional[cst.CSTNode]) -> O
         return None  # built before the loop: one object for every iteration
     return (f"`{obj.value}.{attr}` of the optimizer `{ctx.code(bound.func).strip()}(...)` built in "
             f"`{unit.name}` (new functions each time it is built)")
+
+
+def _imported_instance_method(ctx, obj: cst.Name, attr: str) -> Optional[str]:
+    """``map_elites.scan_update`` where ``map_elites`` is bound once, in its scope, to
+    ``MAPElites(...)`` of a class another module of the project defines, and
+    ``scan_update`` is one of its methods an access binds anew (model/instances.py
+    ``bound_methods``, carried as the ``methods`` fact): the class as written."""
+    bound = bound_once(ctx.index, ctx.unit, obj)
+    if bound is obj or not isinstance(bound, cst.Call):
+        return None
+    written = dotted_name(bound.func)
+    if written is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+        return None  # a class of this file, or a local name: not an imported class
+    methods = ctx.index.imported_methods.get(written)
+    return written if methods is not None and attr in methods else None
 
 
 def _inline(wrap: cst.Call) -> bool:
@@ -594,6 +617,18 @@ class RecompileFreshFunction(Rule):
         "`self.f = jax.jit(fn)` in the `__init__` of an equinox Module is flagged: each "
         "instance holds a new jitted function, a static field compared by identity, so "
         "`eqx.filter_jit` traces again for every new instance.\n\n"
+        "The structured loops `jax.lax.scan`, `fori_loop`, `while_loop` and `lax.map`, called "
+        "outside any trace (in a loop of the module's own code: a script, its `__main__` block, "
+        "a notebook's cells), trace their body and compile the loop, caching the traced body "
+        "per function object: given a new callable at every iteration of a Python loop (a "
+        "bound method `obj.step` of a class of this file or of another module of the project, "
+        "undecorated or jitted, a `lambda`, a `partial`) each call traces and compiles again "
+        "(`lax.scan(map_elites.scan_update, carry, (), length=n)` in the main loop). Flagged "
+        "at the body; a body taken once before the loop (`step = obj.step`), a module-level "
+        "def, a body holding an object the loop builds from its item (`partial(body, "
+        "solver=solver)` with `solver = optax.adam(0.003, b1=b1)`: a compile per item anyway), "
+        "and the same code inside a function (which may run under a trace, where the "
+        "body is traced once with it) are not.\n\n"
         "Not flagged: a loop over arrays of pairwise different literal shapes (`for a in (jnp.array(1.), "
         "jnp.ones(2), jnp.ones((2, 2))):`) whose item the jitted call is given: each iteration compiles "
         "for its new shape anyway; nor a method of an object the loop builds from its item "
@@ -646,6 +681,34 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # the eager scan's body is one object for every iteration: a module-level def, a
+        # bound method taken once before the loop
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Runner:
+                def __init__(self, scale):
+                    self.scale = scale
+
+                def body(self, carry, x):
+                    return carry * self.scale + x, carry
+
+
+            def step(carry, x):
+                return carry + x, carry
+
+
+            runner = Runner(2.0)
+            body = runner.body
+            c = jnp.zeros(3)
+            for i in range(4):
+                c, ys = jax.lax.scan(body, c, jnp.ones((5, 3)))
+                c, ys = jax.lax.scan(step, c, jnp.ones((5, 3)))
+            """
+        ),
         # each iteration another computation: the item is a static setting (a bool bound by
         # partial) or a keyword name the closure uses (JAX-GalSim's derivative tests)
         Valid(
@@ -1095,6 +1158,32 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # an eager `lax.scan` given a new bound method at every iteration: traced and
+        # compiled again each time (four `jit(scan)` compiles for four iterations)
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            class Runner:
+                def __init__(self, scale):
+                    self.scale = scale
+
+                def body(self, carry, x):
+                    return carry * self.scale + x, carry
+
+
+            runner = Runner(2.0)
+            c = jnp.zeros(3)
+            for i in range(4):
+                c, ys = jax.lax.scan(runner.body, c, jnp.ones((5, 3)))
+            """,
+            expected=[(16, 26)],
+            messages=[
+                "`lax.scan` of the bound method `runner.body` (a new object at every attribute access) traces and compiles again on every iteration of the loop: called outside a trace, `lax.scan` caches its traced body per function object, and this one is new each time. Create the function once: take the bound method once, before the loop (`step = runner.body`), and pass the varying values as arguments or carry",
+            ],
+        ),
         # the loop's item is a number the function computes with (bound by partial, read by
         # a closure): it could be an argument of one jitted function
         Invalid(
@@ -1741,6 +1830,8 @@ class RecompileFreshFunction(Rule):
             if reason is not None and reason.startswith("the bound method") and not _inline(func.value):
                 self._rewrapped(func.value, reason)
             return
+        if loop is not None and ctx.unit.is_module and self._eager_loop(node, loop):
+            return
         if isinstance(func, cst.Call):
             handed = self._handed_once(func)
             if handed is not None:
@@ -1782,6 +1873,38 @@ class RecompileFreshFunction(Rule):
                 if not _new_shape_each_iteration(ctx, wloop, node) and not _built_from_item(ctx, wloop, wrap) \
                         and not _static_per_item(ctx, wloop, wrap):
                     self._report(wrap, reason, "every iteration of the loop")
+
+    def _eager_loop(self, call: cst.Call, loop: cst.CSTNode) -> bool:
+        """``jax.lax.scan(obj.step, carry, xs)`` in a loop of the module's own code (a
+        script, a ``__main__`` block, a notebook's cells: outside any trace) with a body
+        that is a new callable at every iteration (a bound method, a lambda, a
+        ``partial``...): the eager loop primitive traces its body and compiles again each
+        time (model/apis.py ``EAGER_COMPILING_LOOPS``).  Reported at the body; True when
+        the call is such a primitive (judged here, whatever the verdict)."""
+        ctx = self.ctx
+        q = ctx.qualname(call.func)
+        if q not in apis.EAGER_COMPILING_LOOPS:
+            return False
+        bodies = apis.body_functions(q, call)
+        if _new_shape_each_iteration(ctx, loop, call) or _built_from_item(ctx, loop, call) \
+                or _built_from_item(ctx, loop, call, bodies) or _static_per_item(ctx, loop, call):
+            return True
+        short = q.rsplit(".", 1)[1]
+        for fn in bodies:
+            reason = _fresh_reason(ctx, fn, loop)
+            if reason is None:
+                continue
+            once = (f"take the bound method once, before the loop (`step = {ctx.code(fn).strip()}`)"
+                    if isinstance(fn, cst.Attribute) else "define it once, before the loop (a module-level def)")
+            self.report(
+                fn,
+                f"`lax.{short}` of {reason} traces and compiles again on every iteration of the loop: "
+                f"called outside a trace, `lax.{short}` caches its traced body per function object, and "
+                f"this one is new each time. Create the function once: {once}, and pass the varying "
+                f"values as arguments or carry",
+            )
+            break  # one finding per call
+        return True
 
     def _handed_once(self, wrapper: cst.Call) -> Optional[str]:
         """The name of a jit built anew in this function body (``self._once``) that a

@@ -11,9 +11,8 @@ from jaxlint.model.dimensions import dimension_params
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis, kinds
-from jaxlint.model import values as V
 from jaxlint.model.scopes import bound_once
-from jaxlint.model.walk import assigned_in, dotted_name, int_value, positional_args, walk_tree
+from jaxlint.model.walk import assigned_in, int_value, positional_args, walk_tree
 
 
 _FILTER_JITS = frozenset({"equinox.filter_jit"})
@@ -112,14 +111,7 @@ def _schedule_arguments(ctx, call: cst.Call) -> list[cst.BaseExpression]:
     (one it leaves out keeps its default); [] when unknown."""
     if any(a.star for a in call.args):
         return []
-    written = dotted_name(call.func)
-    fact = None
-    if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
-        fact = ctx.index.imported_returns[written]
-    elif isinstance(call.func, cst.Name):
-        v = ctx.value(call.func)
-        if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
-            fact = kinds.counter_return(v.unit.node)
+    fact = kinds.called_return_fact(ctx.index, ctx.local, ctx.value, call, kinds.counter_return)
     if fact is None or not fact.startswith(kinds.COUNTER):
         return []
     pos = [a for a in call.args if a.keyword is None]

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model import apis, kinds
 from jaxlint.model import values as V
-from jaxlint.model.kinds import DISPLAY
+from jaxlint.model.kinds import DISPLAY, called_return_fact
 from jaxlint.model.hashing import UNHASHABLE, Hashing, attribute_param, attribute_value, class_hashing
 from jaxlint.model.pytree_read import declares_static
 from jaxlint.model.scopes import bound_once, scope_of, writes
@@ -65,7 +65,11 @@ class NonHashableStaticArg(Rule):
         "the other modules of the project) passes a JAX array, a NumPy array or a PRNG key "
         "(`steps_before_u_turn(step, jnp.array(...), ...)` in main.py reaching `is_u_turn(initial_position, "
         "...)` in another module); and a jitted def of this file whose static parameters calls in "
-        "other modules give such arrays is reported at its decorator too, naming those modules. A "
+        "other modules give such arrays is reported at its decorator too, naming those modules; so "
+        "is a jitted method called there on an instance the calling scope binds once to the class, "
+        "its arguments mapped with `self` first, given such an array or a list or dict built there "
+        "(`lens_image = LensImage(...)` then `lens_image.model(kwargs_lens_light=[...])` with "
+        "`static_argnums=(0, 3, 4, 5)`). A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -1655,13 +1659,7 @@ class NonHashableStaticArg(Rule):
         if at is None:
             return None
         written = dotted_name(call.func)
-        fact = None
-        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
-            fact = ctx.index.imported_returns[written]
-        elif isinstance(call.func, cst.Name):
-            v = ctx.value(call.func)
-            if v.kind == V.FUNCTION and v.unit is not None and v.transform is None and v.unit.cls is None:
-                fact = kinds.display_elements(v.unit.node)
+        fact = called_return_fact(ctx.index, ctx.local, ctx.value, call, kinds.display_elements)
         if fact is None or not fact.startswith(kinds.DISPLAYS):
             return None
         n, _, held = fact[len(kinds.DISPLAYS):].partition(":")
@@ -2154,11 +2152,11 @@ class NonHashableStaticArg(Rule):
         """A call of a plain function of this file whose every `return` hands back a
         list/dict/set display (`def make_cfg(): return {"depth": 2}`)."""
         ctx = self.ctx
-        written = dotted_name(call.func)
-        if written is not None and written in ctx.index.imported_returns and ctx.local(written.split(".", 1)[0]) is None:
+        returned = called_return_fact(ctx.index, ctx.local, ctx.value, call)
+        if returned is not None:
             # a helper of another module of the project (its return fact, model/kinds.py)
-            returned = ctx.index.imported_returns.get(written)
-            if returned is not None and returned.startswith(DISPLAY):
+            written = dotted_name(call.func)
+            if returned.startswith(DISPLAY):
                 return f"a {returned[len(DISPLAY):]} (what `{written}` returns)"
             return None
         if not isinstance(call.func, cst.Name):
@@ -2319,7 +2317,7 @@ class NonHashableStaticArg(Rule):
 
 # what a call-site kind (model/kinds.py) is, where it cannot be hashed
 _PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
-           V.KEYS: "an array of PRNG keys"}
+           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict"}
 
 
 def _short(text: str) -> str:
