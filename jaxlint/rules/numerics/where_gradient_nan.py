@@ -2225,6 +2225,24 @@ class WhereGradientNaN(Rule):
                            if nograd.entry_file(ctx.path) else False)
         return bool(self._reach) and self._reach.underived(ctx.unit)
 
+    def report(self, node, *args, **kwargs) -> None:
+        if self._unreached():
+            return  # no derivative of the project reaches this function (model/gradreach.py)
+        super().report(node, *args, **kwargs)
+
+    def _unreached(self) -> bool:
+        """Is this code in a function or method that no derivative of the project, linted
+        whole, reaches: not differentiated, not called or used by what is, not handed to
+        a callee that may differentiate it (model/gradreach.py)?"""
+        ctx = self.ctx
+        u = ctx.unit
+        while u is not None and u.parent is not None and not u.parent.is_module:
+            u = u.parent
+        if u is None or u.is_module or u.grad_reasons:
+            return False
+        underived = ctx.index.project_facts.get("underived")
+        return bool(underived) and u.qualname in underived
+
     def _in_derivative_rule(self) -> bool:
         """Is this code (or a function around it) never differentiated in reverse mode
         by ``jax.grad`` of the function that uses it?  A custom derivative rule
