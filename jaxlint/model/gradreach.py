@@ -19,7 +19,8 @@ Each file tells its project (``summarize``, from its text alone):
   transformations that do not differentiate, and the containers of gradient
   transformations), with what the local names there are bound to, and the functions a
   decorator other than a plain one takes;
-* ``globals``: what each module-level name is bound to (``model = Model()``).
+* ``globals``: what each module-level name is bound to, where it may hold a function
+  (``loss_fn = partial(loss, cfg)``), and ``top``: the names module-level code mentions.
 
 The project (``underived``) closes the roots over those names: a function is reached when a
 reached body (or a root) mentions its name; a class mentioned so reaches its dunder methods
@@ -162,6 +163,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     units: dict[str, set[str]] = {}
     local: dict[str, set[str]] = {}
     roots: set[str] = set()
+    top: set[str] = set()  # the names module-level code mentions
     globals_: dict[str, set[str]] = {}
     # (node, the unit key its mentions go to, the bindings of the function around it)
     stack: list[tuple[cst.CSTNode, Optional[str], dict, str, frozenset]] = []
@@ -203,6 +205,8 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
         if t is cst.Name:
             if key is not None:
                 units[key.split("\0", 1)[0]].add(node.value)  # type: ignore[attr-defined]
+            else:
+                top.add(node.value)  # type: ignore[attr-defined]
         elif t is cst.Call:
             q = qualname(node.func) or ""  # type: ignore[attr-defined]
             if q in DIFFERENTIATING or q in ("jax.linear_transpose", "jax.closure_convert"):
@@ -235,7 +239,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     for k, own in local.items():
         units[k] -= own
     return {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots),
-            "globals": {k: sorted(v) for k, v in sorted(globals_.items())}}
+            "globals": {k: sorted(v) for k, v in sorted(globals_.items())}, "top": sorted(top)}
 
 
 def _applies_transform(qualname: Callable[[cst.CSTNode], Optional[str]], func: cst.CSTNode) -> bool:
@@ -356,6 +360,7 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes]) -> dict[str, 
             globals_.setdefault(name, []).append(names)
             mentioned_anywhere.update(names)
         mentioned_anywhere.update(s.get("roots", ()))
+        mentioned_anywhere.update(s.get("top", ()))
     reached: set[tuple[str, str]] = set()
     work: list[str] = []
     for s in summaries.values():

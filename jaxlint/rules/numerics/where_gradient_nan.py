@@ -575,7 +575,7 @@ def _guarded_input(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
-def _kept_off_zero(ctx, e: cst.CSTNode) -> bool:
+def _kept_off_zero(ctx, e: cst.CSTNode, depth: int = 0) -> bool:
     """A value a constant keeps away from zero: `x + eps`, `jnp.maximum(x, 1e-12)`,
     `jnp.clip(x, eps)` (not `jnp.maximum(a, b)` of two values, which may both be 0)."""
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Add):
@@ -589,6 +589,20 @@ def _kept_off_zero(ctx, e: cst.CSTNode) -> bool:
             lo = pos[0].value if q == "jax.lax.clamp" else pos[1].value
             return _thresholdish(ctx, lo) and not (isinstance(lo, (cst.Integer, cst.Float)) and float(
                 lo.value.replace("_", "")) == 0.0)
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt") and len(pos) == 1 and depth < 4:
+            # the root of a value kept off zero (`jnp.sqrt(jnp.sum(v ** 2) + 1e-12)`, the
+            # guarded sum of squares `jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`)
+            return _kept_off_zero(ctx, pos[0].value, depth + 1)
+        if q == "jax.numpy.where" and len(pos) == 3 and depth < 4:
+            # each branch nonzero where it is selected: a positive constant, a value kept off
+            # zero, or the value the condition selects only where it is not 0 (`sq > 0`)
+            def nonzero(branch: cst.CSTNode, side: int) -> bool:
+                if isinstance(branch, (cst.Integer, cst.Float)):
+                    return float(branch.value.replace("_", "")) != 0.0
+                if _kept_off_zero(ctx, branch, depth + 1):
+                    return True
+                return _plain(branch) and _truth(ctx, pos[0].value, ctx.code(branch).strip(), 0.0) is (side == 2)
+            return nonzero(pos[1].value, 1) and nonzero(pos[2].value, 2)
     return False
 
 
@@ -2553,9 +2567,14 @@ class WhereGradientNaN(Rule):
         if not isinstance(inner, cst.Name):
             return None
         entries = self._bindings.get((id(self.ctx.unit), inner.value))
-        if not entries or len(entries) != 1 or not isinstance(entries[0], cst.Call) \
-                or self.ctx.rebound_in_loop(inner):
+        if not entries or len(entries) != 1 or not isinstance(entries[0], cst.Call):
             return None
+        if self.ctx.rebound_in_loop(inner):
+            # bound in the loop around it: the one binding of the function, read in the
+            # iteration that computed it (`for layer in layers: h = layer(x); norm = norm(h)`)
+            every = [v for _seq, v in self.ctx.unit.bindings.get(inner.value, ())]
+            if len(every) != 1 or every[0] is not entries[0]:
+                return None
         call = entries[0]
         q = self.ctx.qualname(call.func)
         if q not in _EUCLIDEAN_NORMS and q not in ("jax.numpy.sqrt", "jax.lax.sqrt"):

@@ -1,0 +1,399 @@
+"""Derivative reach and the singular input of JAX120 (issue 22, branch gradP).
+
+JAX120 reports a `where` whose masked branch has an infinite derivative: a NaN that only a
+gradient shows.  It exists only where a derivative reaches the code.  The facts built here:
+
+* the project's derivative reach (model/gradreach.py, closed over the project by the
+  driver): a function reached by no derivative -- called only on the data handed to the
+  differentiated loss, only on the gradients after ``jax.grad`` (an optax-style update), or
+  by nobody -- stays silent, while one reached through another module's loss, a module
+  attribute given to ``jax.jacrev``, or a method used by a loss handed to the project's own
+  trainer is reported as before.  Sources: fresh set 19's review (/work/review19: BayesNewton
+  ``inference.py:773,794`` BFGS updates no code calls, deepmind-research
+  ``byol/utils/augmentations.py:191`` an augmentation, ``byol/utils/optimizers.py:96`` a
+  LARS trust ratio in an optax ``update_fn``), recall case 1434 (dm_pix's ``rgb_to_hsv``
+  under ``jax.jacrev``: reported);
+* a divisor bound to a Euclidean norm in the loop around the `where` (``for layer in
+  self.layers: h = layer(x); norm = jnp.linalg.norm(h)``): guarding it is not enough, the
+  norm's own gradient is NaN at 0 (pkgrev18 p19's twin, ``models/resmlp.py:17``), and a
+  root of a value kept off zero (``jnp.sqrt(jnp.sum(v ** 2) + 1e-12)``, the guarded sum of
+  squares ``jnp.sqrt(jnp.where(sq > 0, sq, 1.0))``) is never 0: the corrected code is silent.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from project_files import lint_files
+
+_DIVIDE = ("`{op}` is computed for every element, also where `{c}` is false and masks it out; its derivative "
+           "is infinite/NaN where `{k}` is 0, so the gradient of this `where` is NaN (0 * inf). Guard `{k}` "
+           "with the same condition too (double where: `jnp.where(cond, {k}, 1.0)` inside)")
+
+# (a) recall case 1434's shape: a loss of another module, differentiated by jax.grad, calls the helper
+GRAD_OTHER_MODULE = {
+    'imgs/__init__.py': "",
+    'imgs/color.py': """\
+import jax.numpy as jnp
+
+
+def rgb_to_hsv(r, g, b):
+    value = jnp.maximum(jnp.maximum(r, g), b)
+    range_ = value - jnp.minimum(jnp.minimum(r, g), b)
+    saturation = jnp.where(value > 0, range_ / value, 0.0)
+    return saturation, value
+""",
+    'train.py': """\
+import jax
+import jax.numpy as jnp
+from imgs.color import rgb_to_hsv
+
+
+def loss(img):
+    s, v = rgb_to_hsv(img[0], img[1], img[2])
+    return jnp.sum(s)
+
+
+print(jax.grad(loss)(jnp.zeros((3, 4))))
+""",
+}
+
+# (a') fresh 19 byol augmentations.py:191: the helper only augments the data given to the loss
+GRAD_OTHER_MODULE_VALID = {
+    'imgs/__init__.py': "",
+    'imgs/color.py': """\
+import jax.numpy as jnp
+
+
+def rgb_to_hsv(r, g, b):
+    value = jnp.maximum(jnp.maximum(r, g), b)
+    range_ = value - jnp.minimum(jnp.minimum(r, g), b)
+    saturation = jnp.where(value > 0, range_ / value, 0.0)
+    return saturation, value
+""",
+    'train.py': """\
+import jax
+import jax.numpy as jnp
+from imgs.color import rgb_to_hsv
+
+
+def augment(img):
+    s, v = rgb_to_hsv(img[0], img[1], img[2])
+    return jnp.stack([s, v])
+
+
+def loss(w, batch):
+    return jnp.sum(w * batch)
+
+
+batch = augment(jnp.zeros((3, 4)))
+print(jax.grad(loss)(jnp.ones((2, 4)), batch))
+""",
+}
+
+# (b) recall case 1434: jax.jacrev of a function that calls the helper as a package attribute
+JACREV_ATTR = {
+    'imgs/__init__.py': """\
+from imgs.color import rgb_to_hsv
+""",
+    'imgs/color.py': """\
+import jax.numpy as jnp
+
+
+def rgb_to_hsv(r, g, b):
+    value = jnp.maximum(jnp.maximum(r, g), b)
+    range_ = value - jnp.minimum(jnp.minimum(r, g), b)
+    saturation = jnp.where(value > 0, range_ / value, 0.0)
+    return saturation, value
+""",
+    'check.py': """\
+import jax
+import jax.numpy as jnp
+import imgs
+
+
+def hsv(x):
+    return jnp.stack(imgs.rgb_to_hsv(x[0], x[1], x[2]))
+
+
+print(jax.jacrev(hsv)(jnp.zeros((3, 2))))
+""",
+}
+
+# (b') fresh 19 BayesNewton inference.py:773,794: a helper no code of the project calls
+JACREV_ATTR_VALID = {
+    'imgs/__init__.py': """\
+from imgs.color import rgb_to_hsv
+""",
+    'imgs/color.py': """\
+import jax.numpy as jnp
+
+
+def rgb_to_hsv(r, g, b):
+    value = jnp.maximum(jnp.maximum(r, g), b)
+    range_ = value - jnp.minimum(jnp.minimum(r, g), b)
+    saturation = jnp.where(value > 0, range_ / value, 0.0)
+    return saturation, value
+""",
+    'check.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def energy(x):
+    return jnp.sum(x ** 2)
+
+
+print(jax.jacrev(energy)(jnp.zeros((3, 2))))
+""",
+}
+
+# (c) a method used by a loss that is handed to the project's own trainer (which differentiates it)
+METHOD_HANDED_ON = {
+    'opt/__init__.py': "",
+    'opt/scale.py': """\
+import jax.numpy as jnp
+
+
+class Scaler:
+    def trust(self, p_norm, u_norm):
+        return jnp.where(u_norm > 0, p_norm / u_norm, 1.0)
+""",
+    'opt/fit.py': """\
+import jax
+
+
+def fit(loss_fn, w):
+    return jax.grad(loss_fn)(w)
+""",
+    'main.py': """\
+import jax.numpy as jnp
+from opt.fit import fit
+from opt.scale import Scaler
+
+S = Scaler()
+
+
+def loss(w):
+    return jnp.sum(S.trust(jnp.abs(w), w * w))
+
+
+print(fit(loss, jnp.zeros(3)))
+""",
+}
+
+# (c') fresh 19 byol optimizers.py:96: the method only scales gradients in an optax update_fn
+METHOD_HANDED_ON_VALID = {
+    'opt/__init__.py': "",
+    'opt/scale.py': """\
+import jax.numpy as jnp
+
+
+class Scaler:
+    def trust(self, p_norm, u_norm):
+        return jnp.where(u_norm > 0, p_norm / u_norm, 1.0)
+""",
+    'opt/fit.py': """\
+import jax
+import optax
+from opt.scale import Scaler
+
+
+def lars():
+    def init_fn(params):
+        return ()
+
+    def update_fn(updates, state, params=None):
+        return Scaler().trust(params, updates), state
+
+    return optax.GradientTransformation(init_fn, update_fn)
+
+
+def step(loss_fn, w):
+    g = jax.grad(loss_fn)(w)
+    u, _ = lars().update(g, (), w)
+    return w - u
+""",
+    'main.py': """\
+import jax.numpy as jnp
+from opt.fit import step
+
+
+def loss(w):
+    return jnp.sum(w ** 2)
+
+
+print(step(loss, jnp.zeros(3)))
+""",
+}
+
+# pkgrev18 p19's twin: an equinox model's loop binds the norm of each layer's output
+NORM_IN_LOOP_EQX = {'resmlp.py': """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class ResMLP(eqx.Module):
+    layers: list
+
+    def __call__(self, x):
+        for layer in self.layers:
+            h = layer(x)
+            norm = jnp.linalg.norm(h)
+            h = jnp.where(norm > 1e3, h / norm, h)
+            x = x + jax.nn.relu(h)
+        return x
+
+
+def loss(model, x):
+    return jnp.sum(model(x))
+
+
+grads = eqx.filter_grad(loss)
+model = ResMLP([eqx.nn.Linear(3, 3, key=jax.random.PRNGKey(0))])
+print(grads(model, jnp.zeros(3)).layers[0].weight)
+"""}
+
+# the same with the root of a sum of squares, in a loop over rows
+NORM_IN_LOOP_SQRT = {'rows.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def unit_rows(vs):
+    out = []
+    for v in vs:
+        n = jnp.sqrt(jnp.sum(v ** 2))
+        out.append(jnp.where(n > 0, v / n, 0.0))
+    return jnp.stack(out)
+
+
+print(jax.grad(lambda vs: unit_rows(vs).sum())(jnp.zeros((2, 3))))
+"""}
+
+# ... and with `vector_norm` imported by name, in a `while` loop
+NORM_IN_WHILE_IMPORTED = {'clip.py': """\
+import jax
+import jax.numpy as jnp
+from jax.numpy.linalg import vector_norm
+
+
+def clip_all(gs, limit):
+    total = 0.0
+    while gs:
+        g = gs.pop()
+        gn = vector_norm(g)
+        total = total + jnp.sum(jnp.where(gn > 1.0, g * limit / gn, g))
+    return total
+
+
+print(jax.grad(lambda g: clip_all([g, g], 1.0))(jnp.zeros(3)))
+"""}
+
+# the message's fix: the sum of squares guarded before the root (jax.grad at 0: [1. 1. 1.])
+NORM_IN_LOOP_EQX_VALID = {'resmlp.py': """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class ResMLP(eqx.Module):
+    layers: list
+
+    def __call__(self, x):
+        for layer in self.layers:
+            h = layer(x)
+            sq = jnp.sum(h * h)
+            norm = jnp.sqrt(jnp.where(sq > 0, sq, 1.0))
+            h = jnp.where(norm > 1e3, h / norm, h)
+            x = x + jax.nn.relu(h)
+        return x
+
+
+def loss(model, x):
+    return jnp.sum(model(x))
+
+
+grads = eqx.filter_grad(loss)
+model = ResMLP([eqx.nn.Linear(3, 3, key=jax.random.PRNGKey(0))])
+print(grads(model, jnp.zeros(3)).layers[0].weight)
+"""}
+
+# the root of the sum of squares plus a constant (jax.grad at 0: 1e6, finite)
+NORM_IN_LOOP_SQRT_VALID = {'rows.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def unit_rows(vs):
+    out = []
+    for v in vs:
+        n = jnp.sqrt(jnp.sum(v ** 2) + 1e-12)
+        out.append(jnp.where(n > 0, v / n, 0.0))
+    return jnp.stack(out)
+
+
+print(jax.grad(lambda vs: unit_rows(vs).sum())(jnp.zeros((2, 3))))
+"""}
+
+# the sum of squares kept off zero by `jnp.maximum` before the root (jax.grad at 0: [2. 2. 2.])
+NORM_IN_WHILE_IMPORTED_VALID = {'clip.py': """\
+import jax
+import jax.numpy as jnp
+from jax.numpy.linalg import vector_norm
+
+
+def clip_all(gs, limit):
+    total = 0.0
+    while gs:
+        g = gs.pop()
+        sq = jnp.vdot(g, g)
+        gn = jnp.sqrt(jnp.maximum(sq, 1e-12))
+        total = total + jnp.sum(jnp.where(gn > 1.0, g * limit / gn, g))
+    return total
+
+
+print(jax.grad(lambda g: clip_all([g, g], 1.0))(jnp.zeros(3)))
+"""}
+
+
+@pytest.mark.parametrize("files", [GRAD_OTHER_MODULE, JACREV_ATTR])
+def test_reached_helper_reported(tmp_path, monkeypatch, files):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [
+        ("JAX120", "imgs/color.py", 7, 39, _DIVIDE.format(op="range_ / value", c="value > 0", k="value")),
+    ]
+
+
+def test_method_of_handed_on_loss_reported(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, METHOD_HANDED_ON, select="JAX120") == [
+        ("JAX120", "opt/scale.py", 6, 38, _DIVIDE.format(op="p_norm / u_norm", c="u_norm > 0", k="u_norm")),
+    ]
+
+
+@pytest.mark.parametrize("files", [GRAD_OTHER_MODULE_VALID, JACREV_ATTR_VALID, METHOD_HANDED_ON_VALID])
+def test_unreached_helper_silent(tmp_path, monkeypatch, files):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []
+
+_ROOT = ("`{op}` is computed for every element, also where `{c}` is false and masks it out; its derivative is "
+         "infinite/NaN where `{k}` is 0, so the gradient of this `where` is NaN (0 * inf). Guarding `{k}` is not "
+         "enough: `{k} = {root}` has a NaN gradient itself where it is 0 (the derivative of the square root "
+         "there); guard the sum of squares before the root (`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))` with `sq` the "
+         "sum of squares), or use `optax.safe_norm`")
+
+
+@pytest.mark.parametrize("files, expected", [
+    (NORM_IN_LOOP_EQX, ("JAX120", "resmlp.py", 13, 39,
+                        _ROOT.format(op="h / norm", c="norm > 1e3", k="norm", root="jnp.linalg.norm(h)"))),
+    (NORM_IN_LOOP_SQRT, ("JAX120", "rows.py", 9, 37,
+                         _ROOT.format(op="v / n", c="n > 0", k="n", root="jnp.sqrt(jnp.sum(v ** 2))"))),
+    (NORM_IN_WHILE_IMPORTED, ("JAX120", "clip.py", 11, 53,
+                              _ROOT.format(op="g * limit / gn", c="gn > 1.0", k="gn", root="vector_norm(g)"))),
+])
+def test_norm_bound_in_loop_names_the_root(tmp_path, monkeypatch, files, expected):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [expected]
+
+
+@pytest.mark.parametrize("files", [NORM_IN_LOOP_EQX_VALID, NORM_IN_LOOP_SQRT_VALID, NORM_IN_WHILE_IMPORTED_VALID])
+def test_root_kept_off_zero_silent(tmp_path, monkeypatch, files):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []
