@@ -75,22 +75,38 @@ _IMPORT_LINE = re.compile(rb"^[ \t]*(?:from|import)[ \t][^\n(]*(?:\([^)]*\)|[^\n
 _QUALNAME: list = [None]  # the resolver of the file being summarized
 
 
-def _names(node: cst.CSTNode, out: set[str]) -> None:
-    """Names and attribute names mentioned in ``node`` (the node's own name included);
-    of an attribute of an imported module (``pkg.inference.Taylor``) only its last name
-    (the module's names are no mention of a function so named)."""
+def _token(n: cst.CSTNode) -> Optional[str]:
+    """What a name or attribute mentions: ``@pkg.mod.f`` (resolved through the imports),
+    ``=f`` (a bare name of this file's scope), ``f`` (an attribute: by name anywhere)."""
     qualname = _QUALNAME[0]
+    q = qualname(n) if qualname is not None else None
+    if q is not None:
+        return "@" + q
+    if type(n) is cst.Name:
+        return "=" + n.value  # type: ignore[attr-defined]
+    return None
+
+
+def _names(node: cst.CSTNode, out: set[str]) -> None:
+    """What ``node`` mentions (``_token``): a name, an attribute resolved through the
+    imports (``pkg.inference.Taylor``: that one, not every function named ``inference``),
+    or the last name of an attribute of a value (``self.loss``: by name)."""
     stack = [node]
     while stack:
         n = stack.pop()
         t = type(n)
         if t is cst.Name:
-            out.add(n.value)  # type: ignore[attr-defined]
-        elif t in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
+            out.add(_token(n))  # type: ignore[arg-type]
             continue
-        elif t is cst.Attribute and qualname is not None and type(n.value) in (cst.Name, cst.Attribute) \
-                and qualname(n.value) is not None:  # type: ignore[attr-defined]
+        if t in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
+            continue
+        if t is cst.Attribute:
+            tok = _token(n)
+            if tok is not None:
+                out.add(tok)
+                continue
             out.add(n.attr.value)  # type: ignore[attr-defined]
+            stack.append(n.value)  # type: ignore[attr-defined]
             continue
         stack.extend(children(n))
 
@@ -139,14 +155,15 @@ def _expand(e: cst.CSTNode, binds: dict[str, list[cst.CSTNode]], out: set[str],
         steps += 1
         here: set[str] = set()
         _names(todo.pop(), here)
-        for n in here - seen:
-            seen.add(n)
-            bound = binds.get(n, ())
+        for tok in here - seen:
+            seen.add(tok)
+            n = tok[1:] if tok.startswith("=") else None
+            bound = binds.get(n, ()) if n is not None else ()
             kept = [v for v in bound if functional is None or functional(v)]
             if functional is not None and n in skip:
                 continue  # a parameter: what the callers give it is handed on at their calls
             if not bound or kept:
-                out.add(n)  # (a name bound only to computed data is no function)
+                out.add(tok)  # (a name bound only to computed data is no function)
             todo.extend(kept)
 
 
@@ -185,7 +202,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             own.update(_param_names(node))
             if not all(_plain_decorator(qualname, d.decorator) for d in node.decorators) \
                     and _gives_value(node):  # type: ignore[attr-defined]
-                roots.add(node.name.value)  # type: ignore[attr-defined]  # a decorator takes it
+                roots.add("=" + node.name.value)  # type: ignore[attr-defined]  # a decorator takes it
             for d in node.decorators:  # type: ignore[attr-defined]
                 _names(d.decorator, mentioned)
             fparams = frozenset(_param_names(node))
@@ -202,11 +219,16 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             for c in node.body.body:  # type: ignore[attr-defined]
                 stack.append((c, body_key + "\0class", binds, cname + ".", params))
             continue
-        if t is cst.Name:
-            if key is not None:
-                units[key.split("\0", 1)[0]].add(node.value)  # type: ignore[attr-defined]
-            else:
-                top.add(node.value)  # type: ignore[attr-defined]
+        if t is cst.Name or t is cst.Attribute:
+            tok = _token(node)
+            skip_kids = tok is not None or t is cst.Attribute
+            if tok is None:
+                tok = node.attr.value  # type: ignore[attr-defined]  # `self.loss`: by name
+            (units[key.split("\0", 1)[0]] if key is not None else top).add(tok)
+            if skip_kids:
+                if t is cst.Attribute and not tok.startswith("@"):
+                    stack.append((node.value, key, binds, prefix, params))  # type: ignore[attr-defined]
+                continue
         elif t is cst.Call:
             q = qualname(node.func) or ""  # type: ignore[attr-defined]
             if q in DIFFERENTIATING or q in ("jax.linear_transpose", "jax.closure_convert"):
@@ -237,8 +259,10 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
         for c in kids:
             stack.append((c, key, binds, prefix, params))
     for k, own in local.items():
-        units[k] -= own
-    return {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots),
+        units[k] -= {"=" + n for n in own}
+    star = any(type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar  # type: ignore[attr-defined]
+               for line in module.body if type(line) is cst.SimpleStatementLine for n in line.body)
+    return {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots), "star": star,
             "globals": {k: sorted(v) for k, v in sorted(globals_.items())}, "top": sorted(top)}
 
 
@@ -336,69 +360,110 @@ def _gives_value(fn: cst.FunctionDef) -> bool:
     return gives(fn)
 
 
-def underived(summaries: dict[str, dict], unread: Iterable[bytes]) -> dict[str, list[str]]:
+def underived(summaries: dict[str, dict], unread: Iterable[bytes],
+              module_of: Optional[dict[str, str]] = None) -> dict[str, list[str]]:
     """file -> the functions and methods (``f``, ``Class.m``) of it that no derivative of
     the project reaches.  ``summaries``: each analysed file's ``summarize``; ``unread``: the
-    text of the project's files that gave none (their words are all roots)."""
-    funcs: dict[str, list[tuple[str, str]]] = {}  # last name -> (file, key)
-    classes: dict[str, list[tuple[str, str]]] = {}  # class name -> (file, class key)
+    text of the project's files that gave none (their words are all roots); ``module_of``:
+    each file's module name (``pkg.ops``), for what an import names."""
+    by_name: dict[str, list[tuple[str, str, str]]] = {}  # last name -> (kind, file, key)
+    in_file: dict[tuple[str, str], list[tuple[str, str, str]]] = {}  # (file, key) -> targets
     methods_of: dict[tuple[str, str], list[str]] = {}
-    globals_: dict[str, list[list[str]]] = {}
+    globals_of: dict[tuple[str, str], list[str]] = {}
     mentioned_anywhere: set[str] = set()
+
+    def add(kind: str, f: str, key: str) -> None:
+        target = (kind, f, key)
+        by_name.setdefault(key.rsplit(".", 1)[-1], []).append(target)
+        in_file.setdefault((f, key), []).append(target)
+
     for f, s in summaries.items():
-        for key, names in s.get("units", {}).items():
-            mentioned_anywhere.update(names)
+        for key, toks in s.get("units", {}).items():
+            mentioned_anywhere.update(_last(t) for t in toks)
             if key.endswith(".__classbody__"):
                 cname = key[: -len(".__classbody__")]
-                classes.setdefault(cname.rsplit(".", 1)[-1], []).append((f, cname))
+                add("class", f, cname)
                 methods_of.setdefault((f, cname), []).append(key)
                 continue
-            funcs.setdefault(key.rsplit(".", 1)[-1], []).append((f, key))
+            add("func", f, key)
             if "." in key:
                 methods_of.setdefault((f, key.rsplit(".", 1)[0]), []).append(key)
-        for name, names in s.get("globals", {}).items():
-            globals_.setdefault(name, []).append(names)
-            mentioned_anywhere.update(names)
-        mentioned_anywhere.update(s.get("roots", ()))
-        mentioned_anywhere.update(s.get("top", ()))
+        for name, toks in s.get("globals", {}).items():
+            globals_of.setdefault((f, name), []).extend(toks)
+            add("global", f, name)
+            mentioned_anywhere.update(_last(t) for t in toks)
+        for t in (*s.get("roots", ()), *s.get("top", ())):
+            mentioned_anywhere.add(_last(t))
+    file_of = {m: f for f, m in (module_of or {}).items() if m}
+    packages = {m.split(".", 1)[0] for m in file_of}
+
+    def resolve(f: Optional[str], tok: str) -> list[tuple[str, str, str]]:
+        if tok.startswith("="):
+            name = tok[1:]
+            found = in_file.get((f, name), []) if f is not None else []
+            if found or f is None or not summaries.get(f, {}).get("star"):
+                return found  # a name of this file's scope (or a builtin, a local)
+            return by_name.get(name, [])
+        if tok.startswith("@"):
+            parts = tok[1:].split(".")
+            for i in range(len(parts) - 1, 0, -1):
+                target_file = file_of.get(".".join(parts[:i]))
+                if target_file is not None:
+                    found = in_file.get((target_file, ".".join(parts[i:])), [])
+                    if found:
+                        return found
+                    break
+            if parts[0] not in packages:
+                return []  # a library's function (`jax.numpy.sum`)
+            return by_name.get(parts[-1], [])  # re-exported by a package, or not placed: by name
+        return by_name.get(tok, [])
+
     reached: set[tuple[str, str]] = set()
-    work: list[str] = []
-    for s in summaries.values():
-        work.extend(s.get("roots", ()))
+    work: list[tuple[Optional[str], str]] = []
+    for f, s in summaries.items():
+        work.extend((f, t) for t in s.get("roots", ()))
     for data in unread:
         text = _IMPORT_LINE.sub(b"", data)
-        work.extend(w.rsplit(b".", 1)[-1].strip().decode("ascii", "replace") for w in set(_WORD.findall(text)))
+        work.extend((None, w.rsplit(b".", 1)[-1].strip().decode("ascii", "replace"))
+                    for w in set(_WORD.findall(text)))
+
+    def reach_class(f: str, ckey: str) -> None:
+        # what Python and the module libraries call on its object (`__call__`, `setup`...)
+        for m in methods_of.get((f, ckey), ()):
+            if m.endswith(".__classbody__") or _DUNDER.match(m.rsplit(".", 1)[-1]):
+                reach(f, m)
 
     def reach(f: str, key: str) -> None:
         if (f, key) not in reached:
             reached.add((f, key))
-            work.extend(summaries[f]["units"].get(key, ()))
+            work.extend((f, t) for t in summaries[f]["units"].get(key, ()))
 
-    # a class mentioned anywhere: its object may go anywhere; what Python and the module
-    # libraries call on it (`__call__`, `__init__`, `setup`) runs wherever that is
-    for cname, entries in classes.items():
-        if cname in mentioned_anywhere:
-            for f, ckey in entries:
-                for m in methods_of.get((f, ckey), ()):
-                    if m.endswith(".__classbody__") or _DUNDER.match(m.rsplit(".", 1)[-1]):
-                        reach(f, m)
-    seen: set[str] = set()
+    # a class mentioned anywhere: its object may go anywhere
+    for targets in by_name.values():
+        for kind, f, key in targets:
+            if kind == "class" and key.rsplit(".", 1)[-1] in mentioned_anywhere:
+                reach_class(f, key)
+    seen: set[tuple[Optional[str], str]] = set()
     while work:
-        n = work.pop()
-        if n in seen:
+        item = work.pop()
+        if item in seen:
             continue
-        seen.add(n)
-        for f, key in funcs.get(n, ()):
-            reach(f, key)
-        for f, ckey in classes.get(n, ()):
-            for m in methods_of.get((f, ckey), ()):
-                if m.endswith(".__classbody__") or _DUNDER.match(m.rsplit(".", 1)[-1]):
-                    reach(f, m)
-        for names in globals_.get(n, ()):
-            work.extend(names)
+        seen.add(item)
+        for kind, f, key in resolve(*item):
+            if kind == "func":
+                reach(f, key)
+            elif kind == "class":
+                reach_class(f, key)
+            elif (f, key) not in reached:
+                reached.add((f, key))
+                work.extend((f, t) for t in globals_of.get((f, key), ()))
     out: dict[str, list[str]] = {}
     for f, s in summaries.items():
         left = [k for k in s.get("units", {}) if not k.endswith(".__classbody__") and (f, k) not in reached]
         if left:
             out[f] = sorted(left)
     return out
+
+
+def _last(tok: str) -> str:
+    return tok.lstrip("=@").rsplit(".", 1)[-1]

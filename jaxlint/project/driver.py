@@ -528,19 +528,20 @@ def _next_round(
 def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
                read: Callable[[Path], bytes]) -> dict[str, list[str]]:
     """file -> its functions and methods that no derivative of the project reaches
-    (model/gradreach.py), for a project linted whole whose every ``.py`` file under its
-    root was linted or read: a file the run read but did not analyse (skipped by the
+    (model/gradreach.py), for a project whose every ``.py`` file under its root that may
+    take a derivative was linted or read (marked or not): a file the run read but did not analyse (skipped by the
     prefilter, not parsed) gives every word of its text as a root.  Empty where the
     whole is not known."""
-    if project.unplaced is None or not project.files:
+    if not project.files:
         return {}
+    unplaced = project.unplaced or []  # (an unmarked project: the files under its root are checked below)
     if project.unlinted_deriving is None:
-        project.unlinted_deriving = _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read), project.unplaced)
+        project.unlinted_deriving = _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read), unplaced)
     if project.unlinted_deriving:
         return {}
     summaries: dict[str, dict] = {}
     unread: list[bytes] = []
-    for f in [*project.files, *project.unplaced]:
+    for f in [*project.files, *unplaced]:
         r = latest.get(f)
         reach = (r.project or {}).get("reach") if r is not None and not r.error else None
         if isinstance(reach, dict):
@@ -550,7 +551,7 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
             if data is None:
                 return {}  # a file that cannot be read: unknown
             unread.append(data)
-    return gradreach.underived(summaries, unread)
+    return gradreach.underived(summaries, unread, {f: m.name for f, m in project.module.items()})
 
 
 def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
