@@ -17,7 +17,10 @@ gradient shows.  It exists only where a derivative reaches the code.  The facts 
   self.layers: h = layer(x); norm = jnp.linalg.norm(h)``): guarding it is not enough, the
   norm's own gradient is NaN at 0 (pkgrev18 p19's twin, ``models/resmlp.py:17``), and a
   root of a value kept off zero (``jnp.sqrt(jnp.sum(v ** 2) + 1e-12)``, the guarded sum of
-  squares ``jnp.sqrt(jnp.where(sq > 0, sq, 1.0))``) is never 0: the corrected code is silent.
+  squares ``jnp.sqrt(jnp.where(sq > 0, sq, 1.0))``) is never 0: the corrected code is silent;
+* a reduction's ``where=`` drops elements after its argument ran on all of them
+  (``jnp.mean(jnp.sqrt(x), where=x > 0)``, newuser18's nan5; recall case 308's masked
+  softmax rescaled by its own sum under ``jnp.sum(..., where=m)``).
 """
 
 from __future__ import annotations
@@ -357,6 +360,141 @@ def clip_all(gs, limit):
 print(jax.grad(lambda g: clip_all([g, g], 1.0))(jnp.zeros(3)))
 """}
 
+# newuser18 repro/nan_misses/nan5.py: a reduction's `where=` tests the variable (jax.grad: [nan 0.25])
+REDUCE_MEAN_SQRT = {
+    'r1.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(x):
+    return jnp.mean(jnp.sqrt(x), where=x > 0)
+
+
+print(jax.grad(loss)(jnp.array([0.0, 4.0])))
+""",
+}
+
+# the same in another module, `jax.numpy` imported as `np`, `nansum`, the mask bound to a name ([2. nan])
+REDUCE_NANSUM_OTHER_MODULE = {
+    'lib/__init__.py': "",
+    'lib/nll.py': """\
+import jax.numpy as np
+
+
+def total_log(p):
+    valid = p > 0
+    return np.nansum(np.log(p), where=valid)
+""",
+    'main.py': """\
+import jax
+import jax.numpy as jnp
+from lib.nll import total_log
+
+print(jax.grad(total_log)(jnp.array([0.5, 0.0])))
+""",
+}
+
+# recall case 308 (jax#17070): a masked softmax rescaled by its own sum, then `sum(..., where=)` of its log2 ([nan nan 0. nan])
+REDUCE_SOFTMAX_RESCALED = {
+    'r2b.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def entropy(logits, where):
+    attn = jax.nn.softmax(logits, axis=0, where=where)
+    attn = attn * jnp.sum(attn) ** -1
+    return jnp.sum(attn * -jnp.log2(attn), where=where, initial=1.0)
+
+
+print(jax.grad(entropy)(jnp.arange(4.0), jnp.array([True, True, False, True])))
+""",
+}
+
+# the message's fix: the argument guarded with the mask ([0. 0.25])
+REDUCE_MEAN_SQRT_VALID = {
+    'r1.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(x):
+    return jnp.mean(jnp.sqrt(jnp.where(x > 0, x, 1.0)), where=x > 0)
+
+
+print(jax.grad(loss)(jnp.array([0.0, 4.0])))
+""",
+}
+
+# ([2. 0.])
+REDUCE_NANSUM_OTHER_MODULE_VALID = {
+    'lib/__init__.py': "",
+    'lib/nll.py': """\
+import jax.numpy as np
+
+
+def total_log(p):
+    valid = p > 0
+    return np.nansum(np.log(np.where(valid, p, 1.0)), where=valid)
+""",
+    'main.py': """\
+import jax
+import jax.numpy as jnp
+from lib.nll import total_log
+
+print(jax.grad(total_log)(jnp.array([0.5, 0.0])))
+""",
+}
+
+# (finite)
+REDUCE_SOFTMAX_RESCALED_VALID = {
+    'r2b.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def entropy(logits, where):
+    attn = jax.nn.softmax(logits, axis=0, where=where)
+    attn = attn * jnp.sum(attn) ** -1
+    return jnp.sum(attn * -jnp.log2(jnp.where(where, attn, 1.0)), where=where, initial=1.0)
+
+
+print(jax.grad(entropy)(jnp.arange(4.0), jnp.array([True, True, False, True])))
+""",
+}
+
+# the bare masked softmax: its own derivative drops the masked cotangent (finite gradient, jax 0.10.2)
+REDUCE_SOFTMAX_BARE_VALID = {
+    'r2.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def entropy(logits, where):
+    attn = jax.nn.softmax(logits, axis=0, where=where)
+    return jnp.sum(attn * -jnp.log2(attn), where=where, initial=1.0)
+
+
+print(jax.grad(entropy)(jnp.arange(4.0), jnp.array([True, True, False, True])))
+""",
+}
+
+# newuser18 p03's shape with a mask the code does not relate to the zeros: unknown, silent
+REDUCE_OPAQUE_MASK_VALID = {
+    'r4v.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def masked_nll(probs, mask):
+    return -jnp.sum(jnp.log(probs), where=mask) / jnp.sum(mask)
+
+
+print(jax.grad(masked_nll)(jnp.array([0.5, 0.25]), jnp.array([True, True])))
+""",
+}
+
 
 @pytest.mark.parametrize("files", [GRAD_OTHER_MODULE, JACREV_ATTR])
 def test_reached_helper_reported(tmp_path, monkeypatch, files):
@@ -396,4 +534,29 @@ def test_norm_bound_in_loop_names_the_root(tmp_path, monkeypatch, files, expecte
 
 @pytest.mark.parametrize("files", [NORM_IN_LOOP_EQX_VALID, NORM_IN_LOOP_SQRT_VALID, NORM_IN_WHILE_IMPORTED_VALID])
 def test_root_kept_off_zero_silent(tmp_path, monkeypatch, files):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []
+
+_REDUCE = ("`{op}` is computed for every element, also where `where={m}` is false and drops it from the `{f}`; "
+           "{because}, so the gradient of this `{f}` is NaN (0 * inf). Guard `{k}` with the mask too "
+           "(`jnp.where({m}, {k}, 1.0)` inside)")
+
+
+@pytest.mark.parametrize("files, expected", [
+    (REDUCE_MEAN_SQRT, ("JAX120", "r1.py", 6, 21, _REDUCE.format(
+        op="jnp.sqrt(x)", m="x > 0", f="mean", k="x",
+        because="its derivative is infinite/NaN where `x` is 0 or negative"))),
+    (REDUCE_NANSUM_OTHER_MODULE, ("JAX120", "lib/nll.py", 6, 22, _REDUCE.format(
+        op="np.log(p)", m="valid", f="nansum", k="p", because="its derivative is infinite/NaN where `p` is 0"))),
+    (REDUCE_SOFTMAX_RESCALED, ("JAX120", "r2b.py", 8, 28, _REDUCE.format(
+        op="jnp.log2(attn)", m="where", f="sum", k="attn",
+        because="`attn = jax.nn.softmax(logits, axis=0, where=where)` is 0 exactly there, where the derivative "
+                "of `jnp.log2(attn)` is infinite/NaN"))),
+])
+def test_reduction_where_reported(tmp_path, monkeypatch, files, expected):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [expected]
+
+
+@pytest.mark.parametrize("files", [REDUCE_MEAN_SQRT_VALID, REDUCE_NANSUM_OTHER_MODULE_VALID,
+                                   REDUCE_SOFTMAX_RESCALED_VALID, REDUCE_SOFTMAX_BARE_VALID, REDUCE_OPAQUE_MASK_VALID])
+def test_reduction_where_silent(tmp_path, monkeypatch, files):
     assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []

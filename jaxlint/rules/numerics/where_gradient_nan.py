@@ -205,6 +205,9 @@ def _fmt(v: float) -> str:
     return "1.0" if v == 1.0 else "0.0"
 
 
+# reductions whose `where=` drops elements (after their argument was computed for all)
+_MASKED_REDUCTIONS = frozenset("jax.numpy." + n for n in (
+    "sum", "mean", "prod", "nansum", "nanmean", "nanprod", "var", "std", "nanvar", "nanstd"))
 _CMP_FUNCS = frozenset(
     "jax.numpy." + n for n in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isclose")
 ) | frozenset("jax.lax." + n for n in ("lt", "le", "gt", "ge", "eq", "ne"))
@@ -752,6 +755,13 @@ class WhereGradientNaN(Rule):
         "`jnp.where(x > 20., x, jnp.log1p(jnp.exp(x)))` (a softplus threshold) has a NaN "
         "gradient for a large `x` (also `jnp.exp(-x)` under `x > 0`, for a very negative `x`); "
         "reported only when the condition shows the large values masked out.\n\n"
+        "A reduction's `where=` drops elements the same way after its argument ran on all of them: "
+        "`jnp.mean(jnp.sqrt(x), where=x > 0)` (also `sum`, `prod`, `nansum`, `nanmean`, `var`, `std`...) is "
+        "reported when the mask tests the singular input as a `where` condition does, or when the input is a "
+        "`jax.nn.softmax(..., where=m)` of the same mask, 0 exactly where it is dropped, rescaled by a value "
+        "read from every element (`attn = attn * jnp.sum(attn) ** -1`: the bare softmax's own derivative "
+        "drops the masked cotangent, the rescaling carries the NaN into every element). A mask the code "
+        "does not relate to the input's zeros (a parameter) stays silent.\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -789,6 +799,21 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the reduction's argument guarded with its mask: [0., 0.25]; a mask the code does not
+        # relate to the argument's zeros is unknown and stays silent
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def loss(x):
+                return jnp.mean(jnp.sqrt(jnp.where(x > 0, x, 1.0)), where=x > 0)
+
+
+            def masked_nll(probs, mask):
+                return -jnp.sum(jnp.log(probs), where=mask)
+            """
+        ),
         # the twins: the helper given the double where's guarded input, a helper that guards
         # its own input, and the clip that guards the sum of squares before the root
         Valid(
@@ -1086,6 +1111,21 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a reduction's `where=` drops the elements where `sqrt` is singular after it ran on
+        # them: jax.grad at [0., 4.] is [nan, 0.25] (newuser18's nan5)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def loss(x):
+                return jnp.mean(jnp.sqrt(x), where=x > 0)
+            """,
+            expected=[(5, 21)],
+            messages=[
+                "`jnp.sqrt(x)` is computed for every element, also where `where=x > 0` is false and drops it from the `mean`; its derivative is infinite/NaN where `x` is 0 or negative, so the gradient of this `mean` is NaN (0 * inf). Guard `x` with the mask too (`jnp.where(x > 0, x, 1.0)` inside)",
+            ],
+        ),
         # a branch calling a function of the module that divides by the masked input (the
         # gradient at k = 0 is NaN; the fix passes the double where's guarded input)
         Invalid(
@@ -1809,6 +1849,9 @@ class WhereGradientNaN(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
+        if q in _MASKED_REDUCTIONS:
+            self._reduction_where(node, q)
+            return
         if q not in ("jax.numpy.where", "jax.lax.select"):
             return
         pos = positional_args(node)
@@ -1963,6 +2006,74 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+
+    def _reduction_where(self, node: cst.Call, q: str) -> None:
+        """``jnp.sum(jnp.log(p), where=p > 0)``, ``jnp.mean(jnp.sqrt(x), where=x > 0)``: a
+        reduction's ``where=`` drops elements as a `where` does, after the singular function
+        ran on every element; the dropped elements' infinite derivative meets a zero
+        cotangent.  Reported where the mask shows the singular point dropped: it tests the
+        variable (as a `where` condition), or the variable is a ``softmax(..., where=m)``
+        of the same mask (0 exactly where ``m`` is false: ``jnp.sum(a * jnp.log2(a),
+        where=m)``)."""
+        ctx = self.ctx
+        mask = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "where"), None)
+        pos = positional_args(node)
+        if mask is None or not pos:
+            return
+        self._site = node
+        res = self._test_of
+        keys = _exprs_in(ctx, mask, res)
+        fname = q.rsplit(".", 1)[-1]
+        m = ctx.code(mask).strip()
+        for op_node, inner, safe, kind in self._singular_ops(pos[0].value):
+            if kind not in ("zero", "nonpositive"):
+                continue
+            key = ctx.code(inner).strip()
+            because = None
+            if key in keys:
+                if any(_truth(ctx, mask, key, at, res) is False for at in _SINGULAR_POINTS[kind]):
+                    because = f"its derivative is infinite/NaN {_singular_where(ctx, op_node, key, kind)}"
+            elif isinstance(inner, cst.Name):
+                made = self._masked_softmax(inner, m)
+                if made is not None:
+                    because = (f"`{key} = {ctx.code(made).strip()}` is 0 exactly there, where the derivative "
+                               f"of `{ctx.code(op_node).strip()}` is infinite/NaN")
+            if because is None:
+                continue
+            if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                continue
+            if self._no_tangent(op_node) or self._only_through_kernel(op_node) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                continue
+            self.report(
+                op_node,
+                f"`{ctx.code(op_node).strip()}` is computed for every element, also where `where={m}` is false "
+                f"and drops it from the `{fname}`; {because}, so the gradient of this `{fname}` is NaN "
+                f"(0 * inf). Guard `{key}` with the mask too (`jnp.where({m}, {key}, {_fmt(safe)})` inside)",
+            )
+
+    def _masked_softmax(self, name: cst.Name, mask: str) -> Optional[cst.Call]:
+        """Is ``name`` bound in this function to a ``softmax(..., where=<mask>)`` (0 where
+        the mask is false), then rescaled by a function of itself (``a = a * jnp.sum(a) **
+        -1``), and to nothing else?  The softmax.  The rescaling matters: the softmax's own
+        derivative drops the masked elements' cotangent (jax 0.10.2: ``jnp.sum(a *
+        jnp.log2(a), where=m)`` of the bare softmax has a finite gradient), while a scale
+        computed from every element carries their NaN into all of them."""
+        ctx = self.ctx
+        made, mixed = None, False
+        for _seq, v in ctx.unit.bindings.get(name.value, ()):
+            if isinstance(v, cst.Call) and ctx.qualname(v.func) == "jax.nn.softmax" and made is None and any(
+                    a.keyword is not None and a.keyword.value == "where" and ctx.code(a.value).strip() == mask
+                    for a in v.args):
+                made = v
+            elif made is not None and isinstance(v, cst.BinaryOperation) \
+                    and isinstance(v.operator, (cst.Multiply, cst.Divide)) \
+                    and isinstance(v.left, cst.Name) and v.left.value == name.value \
+                    and any(isinstance(n, cst.Name) and n.value == name.value for n in walk_tree(v.right)):
+                mixed = True  # (a product keeps the zeros, a scale read from every element mixes them)
+            else:
+                return None
+        return made if mixed else None
 
     def _test_of(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The test a name of this function is bound to, once and not again in a loop
