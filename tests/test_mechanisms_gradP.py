@@ -20,7 +20,10 @@ gradient shows.  It exists only where a derivative reaches the code.  The facts 
   squares ``jnp.sqrt(jnp.where(sq > 0, sq, 1.0))``) is never 0: the corrected code is silent;
 * a reduction's ``where=`` drops elements after its argument ran on all of them
   (``jnp.mean(jnp.sqrt(x), where=x > 0)``, newuser18's nan5; recall case 308's masked
-  softmax rescaled by its own sum under ``jnp.sum(..., where=m)``).
+  softmax rescaled by its own sum under ``jnp.sum(..., where=m)``);
+* a square root of a value clipped to exactly 0 (``jnp.maximum(0., v)``, ``jnp.clip(v, 0.0,
+  None)``, ``lax.max(v, 0.0)``; not ``jax.nn.relu``, whose rule selects 0): infinite
+  derivative times the clip's 0 (recall case 1412, dm_pix's SSIM on a flat image).
 """
 
 from __future__ import annotations
@@ -495,6 +498,120 @@ print(jax.grad(masked_nll)(jnp.array([0.5, 0.25]), jnp.array([True, True])))
 """,
 }
 
+# recall case 1412 (dm_pix SSIM): variances clipped at 0, then the root of their product ([nan nan nan nan])
+CLIP_PRODUCT = {
+    's1.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def bound(a, b):
+    s00 = jnp.var(a) + 0.0 * jnp.mean(a)
+    s11 = jnp.var(b)
+    s00 = jnp.maximum(0., s00)
+    s11 = jnp.maximum(0., s11)
+    return jnp.sqrt(s00 * s11)
+
+
+print(jax.grad(bound)(jnp.zeros(4), jnp.ones(4)))
+""",
+}
+
+# the clip written in the root itself, with `lax.max` ([nan nan])
+CLIP_LAX_MAX = {
+    's2.py': """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def soft_radius(x):
+    r2 = 1.0 - jnp.sum(x * x)
+    return jnp.sqrt(lax.max(r2, 0.0))
+
+
+print(jax.grad(soft_radius)(jnp.ones(2)))
+""",
+}
+
+# `jnp.clip(d, 0.0, None)` in another module, `jax.numpy` imported as `np` ([nan nan nan])
+CLIP_OTHER_MODULE = {
+    'geo/__init__.py': "",
+    'geo/dist.py': """\
+import jax.numpy as np
+
+
+def gap(u, v):
+    d = np.sum(u - v)
+    d = np.clip(d, 0.0, None)
+    return np.sqrt(d)
+""",
+    'main.py': """\
+import jax
+import jax.numpy as jnp
+from geo.dist import gap
+
+print(jax.grad(gap)(jnp.zeros(3), jnp.ones(3)))
+""",
+}
+
+# recall case 1413 (the fix): clipped at a small positive number ([0. 0. 0. 0.])
+CLIP_PRODUCT_VALID = {
+    's1.py': """\
+import jax
+import jax.numpy as jnp
+
+
+def bound(a, b):
+    s00 = jnp.var(a) + 0.0 * jnp.mean(a)
+    s11 = jnp.var(b)
+    s00 = jnp.maximum(1e-12, s00)
+    s11 = jnp.maximum(1e-12, s11)
+    return jnp.sqrt(s00 * s11)
+
+
+print(jax.grad(bound)(jnp.zeros(4), jnp.ones(4)))
+""",
+}
+
+# `jax.nn.relu`: its derivative rule selects 0 ([-0. -0.], jax 0.10.2)
+CLIP_RELU_VALID = {
+    's2.py': """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def soft_radius(x):
+    r2 = 1.0 - jnp.sum(x * x)
+    return jnp.sqrt(jax.nn.relu(r2))
+
+
+print(jax.grad(soft_radius)(jnp.ones(2)))
+""",
+}
+
+# ([0. 0. 0.])
+CLIP_OTHER_MODULE_VALID = {
+    'geo/__init__.py': "",
+    'geo/dist.py': """\
+import jax.numpy as np
+
+
+def gap(u, v):
+    d = np.sum(u - v)
+    d = np.clip(d, 1e-12, None)
+    return np.sqrt(d)
+""",
+    'main.py': """\
+import jax
+import jax.numpy as jnp
+from geo.dist import gap
+
+print(jax.grad(gap)(jnp.zeros(3), jnp.ones(3)))
+""",
+}
+
 
 @pytest.mark.parametrize("files", [GRAD_OTHER_MODULE, JACREV_ATTR])
 def test_reached_helper_reported(tmp_path, monkeypatch, files):
@@ -559,4 +676,25 @@ def test_reduction_where_reported(tmp_path, monkeypatch, files, expected):
 @pytest.mark.parametrize("files", [REDUCE_MEAN_SQRT_VALID, REDUCE_NANSUM_OTHER_MODULE_VALID,
                                    REDUCE_SOFTMAX_RESCALED_VALID, REDUCE_SOFTMAX_BARE_VALID, REDUCE_OPAQUE_MASK_VALID])
 def test_reduction_where_silent(tmp_path, monkeypatch, files):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []
+
+_CLIP = ("`{call}`: {which} to exactly 0 wherever that input is 0 or below, where the derivative of the square "
+         "root is infinite and the clip's is 0: the gradient is NaN there (0 * inf). Clip to a small positive "
+         "number instead (`jnp.maximum(eps, ...)`), or guard the root's input (`jnp.sqrt(jnp.where(v > 0, v, 1.0))`)")
+
+
+@pytest.mark.parametrize("files, expected", [
+    (CLIP_PRODUCT, ("JAX120", "s1.py", 10, 12, _CLIP.format(
+        call="jnp.sqrt(s00 * s11)", which="`s00 = jnp.maximum(0., s00)` clips `s00`"))),
+    (CLIP_LAX_MAX, ("JAX120", "s2.py", 8, 12, _CLIP.format(
+        call="jnp.sqrt(lax.max(r2, 0.0))", which="`lax.max(r2, 0.0)` clips its input"))),
+    (CLIP_OTHER_MODULE, ("JAX120", "geo/dist.py", 7, 12, _CLIP.format(
+        call="np.sqrt(d)", which="`d = np.clip(d, 0.0, None)` clips `d`"))),
+])
+def test_root_of_zero_clip_reported(tmp_path, monkeypatch, files, expected):
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [expected]
+
+
+@pytest.mark.parametrize("files", [CLIP_PRODUCT_VALID, CLIP_RELU_VALID, CLIP_OTHER_MODULE_VALID])
+def test_root_of_positive_clip_silent(tmp_path, monkeypatch, files):
     assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []

@@ -761,7 +761,11 @@ class WhereGradientNaN(Rule):
         "`jax.nn.softmax(..., where=m)` of the same mask, 0 exactly where it is dropped, rescaled by a value "
         "read from every element (`attn = attn * jnp.sum(attn) ** -1`: the bare softmax's own derivative "
         "drops the masked cotangent, the rescaling carries the NaN into every element). A mask the code "
-        "does not relate to the input's zeros (a parameter) stays silent.\n\n"
+        "does not relate to the input's zeros (a parameter) stays silent. A square root of a value clipped "
+        "to exactly 0 (`sigma = jnp.maximum(0., sigma)` ... `jnp.sqrt(sigma00 * sigma11)`, `jnp.clip(d, 0.0, "
+        "None)`, `lax.max(v, 0.0)`; the name's last binding a statement of the function's own body) is "
+        "reported too: wherever the clip is active the root's derivative is infinite and the clip's is 0 "
+        "(`jax.nn.relu` is not such a clip: its derivative rule selects 0).\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -1524,6 +1528,9 @@ class WhereGradientNaN(Rule):
         # id(call of a project function) -> (its name, the singular operation in its body,
         # the parameter it is applied to): see _helper_singular
         self._helper_ops: dict[int, tuple[str, str, str]] = {}
+        # (id(unit), name) -> the value last assigned to it in the walk, and whether that
+        # assignment is a statement of the function's own body (it then reaches what follows)
+        self._latest: dict[tuple[int, str], tuple[cst.BaseExpression, bool]] = {}
 
     def visit_If(self, node: cst.If) -> None:
         self._enter_test(node)
@@ -1565,6 +1572,7 @@ class WhereGradientNaN(Rule):
         for t in node.targets:
             if isinstance(t.target, cst.Name):
                 self._bound[(unit, t.target.value)] = node.value
+                self._latest[(unit, t.target.value)] = (node.value, self._top_level(node))
                 self._note_binding(t.target.value, node.value, node)
             else:
                 for n in _names_in(t.target):
@@ -1852,6 +1860,9 @@ class WhereGradientNaN(Rule):
         if q in _MASKED_REDUCTIONS:
             self._reduction_where(node, q)
             return
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            self._root_of_clipped(node)
+            return
         if q not in ("jax.numpy.where", "jax.lax.select"):
             return
         pos = positional_args(node)
@@ -2051,6 +2062,75 @@ class WhereGradientNaN(Rule):
                 f"and drops it from the `{fname}`; {because}, so the gradient of this `{fname}` is NaN "
                 f"(0 * inf). Guard `{key}` with the mask too (`jnp.where({m}, {key}, {_fmt(safe)})` inside)",
             )
+
+    def _zero_clip(self, e: cst.CSTNode) -> bool:
+        """``jnp.maximum(0., x)``, ``jnp.clip(x, 0.0, hi)``, ``lax.max(x, 0.)``: exactly 0
+        wherever ``x`` is 0 or below, with a zero derivative there (``jax.nn.relu`` is
+        not: its derivative rule selects 0 instead of multiplying, jax 0.10.2)."""
+        ctx = self.ctx
+        if not isinstance(e, cst.Call):
+            return False
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+
+        def zero(v: Optional[cst.CSTNode]) -> bool:
+            return isinstance(v, (cst.Integer, cst.Float)) and float(v.value.replace("_", "")) == 0.0
+
+        if q in ("jax.numpy.maximum", "jax.numpy.fmax", "jax.lax.max") and len(pos) == 2 and len(e.args) == 2:
+            return zero(pos[0].value) != zero(pos[1].value)
+        if q == "jax.numpy.clip":
+            lo = pos[1].value if len(pos) > 1 else next(
+                (a.value for a in e.args if a.keyword is not None and a.keyword.value in ("min", "a_min")), None)
+            return zero(lo)
+        return False  # (not `jax.nn.relu`: its own derivative rule selects 0, no NaN)
+
+    def _root_of_clipped(self, node: cst.Call) -> None:
+        """``sigma00 = jnp.maximum(0., sigma00)`` ... ``jnp.sqrt(sigma00 * sigma11)``: the
+        clip makes the root's input exactly 0 wherever its own input is 0 or below (a flat
+        image's variance), where the root's derivative is infinite and the clip's is 0:
+        the gradient is NaN (0 * inf).  The root of a name last bound, by a statement of the
+        function's own body, to such a clip, of a product with such a factor, or of the
+        clip itself (dm_pix's SSIM, recall case 1412)."""
+        ctx = self.ctx
+        pos = positional_args(node)
+        if len(pos) != 1 or len(node.args) != 1:
+            return
+        arg = pos[0].value
+        factors: list[cst.CSTNode] = []
+        stack = [arg]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Multiply):
+                stack.extend((e.right, e.left))  # (source order)
+            else:
+                factors.append(e)
+        clipped = None
+        for f in factors:
+            if isinstance(f, cst.Name):
+                latest = self._latest.get((id(ctx.unit), f.value))
+                if latest is not None and latest[1] and self._zero_clip(latest[0]) \
+                        and not ctx.rebound_in_loop(f):
+                    clipped = (f.value, latest[0])
+                    break
+            elif self._zero_clip(f):
+                clipped = None if len(factors) > 1 else (None, f)
+                break
+        if clipped is None:
+            return
+        self._site = node
+        if self._no_tangent(node) or self._only_through_kernel(node) or self._at_construction() \
+                or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+            return
+        name, clip = clipped
+        which = (f"`{name} = {ctx.code(clip).strip()}` clips `{name}`" if name is not None
+                 else f"`{ctx.code(clip).strip()}` clips its input")
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}`: {which} to exactly 0 wherever that input is 0 or below, where the "
+            f"derivative of the square root is infinite and the clip's is 0: the gradient is NaN there "
+            f"(0 * inf). Clip to a small positive number instead (`jnp.maximum(eps, ...)`), or guard the "
+            f"root's input (`jnp.sqrt(jnp.where(v > 0, v, 1.0))`)",
+        )
 
     def _masked_softmax(self, name: cst.Name, mask: str) -> Optional[cst.Call]:
         """Is ``name`` bound in this function to a ``softmax(..., where=<mask>)`` (0 where
