@@ -27,7 +27,9 @@ reached body (or a root) mentions its name; a class mentioned so reaches its dun
 (``__call__``, ``__init__``, ``setup``: what Python and the module libraries call), and so
 does a class mentioned anywhere at all (its object may be handed anywhere); a module-level
 name mentioned so reaches what it is bound to.  By name, over the whole project: an
-over-approximation of reach.  The functions left are *underived*.  A file whose summary is
+over-approximation of reach.  The functions left that the project's own code (not its tests and notebooks) mentions somewhere
+(it uses them, outside every derivative) are *underived*; one it never uses is there for its users,
+who may differentiate it.  A file whose summary is
 missing (not read, skipped by the prefilter) gives every word of its text as roots.
 """
 
@@ -181,6 +183,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     local: dict[str, set[str]] = {}
     roots: set[str] = set()
     top: set[str] = set()  # the names module-level code mentions
+    nested: dict[str, list[str]] = {}  # a function defined inside units -> those units
     globals_: dict[str, set[str]] = {}
     # (node, the unit key its mentions go to, the bindings of the function around it)
     stack: list[tuple[cst.CSTNode, Optional[str], dict, str, frozenset]] = []
@@ -219,6 +222,10 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             for c in node.body.body:  # type: ignore[attr-defined]
                 stack.append((c, body_key + "\0class", binds, cname + ".", params))
             continue
+        if t is cst.FunctionDef and key is not None:
+            outer = key.split("\0", 1)[0]
+            if outer not in nested.setdefault(node.name.value, []):  # type: ignore[attr-defined]
+                nested[node.name.value].append(outer)  # type: ignore[attr-defined]
         if t is cst.Name or t is cst.Attribute:
             tok = _token(node)
             skip_kids = tok is not None or t is cst.Attribute
@@ -248,6 +255,8 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
                 _names(node.value, value)  # type: ignore[attr-defined]  # (not data a call computed)
             for name in targets:
                 globals_.setdefault(name, set()).update(value)
+        if t in (cst.Import, cst.ImportFrom):
+            continue  # (binds names; no use of them)
         if t is cst.AnnAssign:
             kids = [node.annotation.annotation] + ([node.value] if node.value is not None else [])  # type: ignore
         elif t is cst.Assign:
@@ -263,6 +272,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     star = any(type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar  # type: ignore[attr-defined]
                for line in module.body if type(line) is cst.SimpleStatementLine for n in line.body)
     return {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots), "star": star,
+            "nested": {k: sorted(v) for k, v in sorted(nested.items())},
             "globals": {k: sorted(v) for k, v in sorted(globals_.items())}, "top": sorted(top)}
 
 
@@ -361,16 +371,19 @@ def _gives_value(fn: cst.FunctionDef) -> bool:
 
 
 def underived(summaries: dict[str, dict], unread: Iterable[bytes],
-              module_of: Optional[dict[str, str]] = None) -> dict[str, list[str]]:
+              module_of: Optional[dict[str, str]] = None, entries: frozenset = frozenset()) -> dict[str, list[str]]:
     """file -> the functions and methods (``f``, ``Class.m``) of it that no derivative of
     the project reaches.  ``summaries``: each analysed file's ``summarize``; ``unread``: the
     text of the project's files that gave none (their words are all roots); ``module_of``:
-    each file's module name (``pkg.ops``), for what an import names."""
+    each file's module name (``pkg.ops``), for what an import names; ``entries``: the
+    project's tests and notebooks, whose use of a function is no use by the project's own
+    code (a library's function its tests call is still there for its users)."""
     by_name: dict[str, list[tuple[str, str, str]]] = {}  # last name -> (kind, file, key)
     in_file: dict[tuple[str, str], list[tuple[str, str, str]]] = {}  # (file, key) -> targets
     methods_of: dict[tuple[str, str], list[str]] = {}
     globals_of: dict[tuple[str, str], list[str]] = {}
     mentioned_anywhere: set[str] = set()
+    used: set[str] = set()  # mentioned by the project's own code (not its tests and notebooks)
 
     def add(kind: str, f: str, key: str) -> None:
         target = (kind, f, key)
@@ -394,6 +407,10 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
             mentioned_anywhere.update(_last(t) for t in toks)
         for t in (*s.get("roots", ()), *s.get("top", ())):
             mentioned_anywhere.add(_last(t))
+        if f not in entries:
+            for toks in (*s.get("units", {}).values(), *s.get("globals", {}).values(),
+                         s.get("roots", ()), s.get("top", ())):
+                used.update(_last(t) for t in toks)
     file_of = {m: f for f, m in (module_of or {}).items() if m}
     packages = {m.split(".", 1)[0] for m in file_of}
 
@@ -401,6 +418,11 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
         if tok.startswith("="):
             name = tok[1:]
             found = in_file.get((f, name), []) if f is not None else []
+            if not found and f is not None:
+                # a function defined inside a unit (`jax.grad(lambda b: _safe_div(1.0, b))`
+                # in the method that defines `_safe_div`): that unit
+                found = [t for outer in summaries.get(f, {}).get("nested", {}).get(name, ())
+                         for t in in_file.get((f, outer), [])]
             if found or f is None or not summaries.get(f, {}).get("star"):
                 return found  # a name of this file's scope (or a builtin, a local)
             return by_name.get(name, [])
@@ -459,7 +481,9 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
                 work.extend((f, t) for t in globals_of.get((f, key), ()))
     out: dict[str, list[str]] = {}
     for f, s in summaries.items():
-        left = [k for k in s.get("units", {}) if not k.endswith(".__classbody__") and (f, k) not in reached]
+        # (a function the project never mentions is there for its users, who may differentiate it)
+        left = [k for k in s.get("units", {}) if not k.endswith(".__classbody__") and (f, k) not in reached
+                and k.rsplit(".", 1)[-1] in used]
         if left:
             out[f] = sorted(left)
     return out

@@ -531,7 +531,8 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
     (model/gradreach.py), for a project whose every ``.py`` file under its root that may
     take a derivative was linted or read (marked or not): a file the run read but did not analyse (skipped by the
     prefilter, not parsed) gives every word of its text as a root.  Empty where the
-    whole is not known."""
+    whole is not known, and for a project none of whose files names a derivative (its
+    public functions are there for its users, who may differentiate them)."""
     if not project.files:
         return {}
     unplaced = project.unplaced or []  # (an unmarked project: the files under its root are checked below)
@@ -539,6 +540,8 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
         project.unlinted_deriving = _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read), unplaced)
     if project.unlinted_deriving:
         return {}
+    if not any((r.project or {}).get("derives") for r in (latest.get(f) for f in project.files) if r is not None):
+        return {}  # a project that takes no derivative: what it has is there for its users (_grad_free)
     summaries: dict[str, dict] = {}
     unread: list[bytes] = []
     for f in [*project.files, *unplaced]:
@@ -551,7 +554,8 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
             if data is None:
                 return {}  # a file that cannot be read: unknown
             unread.append(data)
-    return gradreach.underived(summaries, unread, {f: m.name for f, m in project.module.items()})
+    entries = frozenset(f for f in summaries if is_test_path(f) or f.endswith(".ipynb"))
+    return gradreach.underived(summaries, unread, {f: m.name for f, m in project.module.items()}, entries)
 
 
 def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
