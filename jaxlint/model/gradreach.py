@@ -41,6 +41,7 @@ from typing import Callable, Iterable, Optional
 import libcst as cst
 
 from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.nograd import gives_value
 from jaxlint.model.walk import children
 
 # calls that differentiate nothing they are given (the function is only run, or wrapped
@@ -204,7 +205,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             own -= _attr_targets(node.body)  # type: ignore[attr-defined]
             own.update(_param_names(node))
             if not all(_plain_decorator(qualname, d.decorator) for d in node.decorators) \
-                    and _gives_value(node):  # type: ignore[attr-defined]
+                    and gives_value(node):  # type: ignore[attr-defined]
                 roots.add("=" + node.name.value)  # type: ignore[attr-defined]  # a decorator takes it
             for d in node.decorators:  # type: ignore[attr-defined]
                 _names(d.decorator, mentioned)
@@ -363,11 +364,6 @@ def _plain_decorator(qualname: Callable[[cst.CSTNode], Optional[str]], d: cst.Ba
         return True
     return q in _PLAIN_DECORATORS or q.startswith(("pytest.", "absl.testing.", "parameterized.", "unittest.")) \
         or q.endswith((".setter", ".getter", ".deleter"))
-
-
-def _gives_value(fn: cst.FunctionDef) -> bool:
-    from jaxlint.model.nograd import _gives_value as gives
-    return gives(fn)
 
 
 def underived(summaries: dict[str, dict], unread: Iterable[bytes],
