@@ -28,7 +28,7 @@ from typing import Callable, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
-from jaxlint.model import gradreach
+from jaxlint.model import reach_closure
 from jaxlint.model.factreads import same_answers
 from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
@@ -555,7 +555,7 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
                 return {}  # a file that cannot be read: unknown
             unread.append(data)
     entries = frozenset(f for f in summaries if is_test_path(f) or f.endswith(".ipynb"))
-    return gradreach.underived(summaries, unread, {f: m.name for f, m in project.module.items()}, entries)
+    return reach_closure.underived(summaries, unread, {f: m.name for f, m in project.module.items()}, entries)
 
 
 def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
