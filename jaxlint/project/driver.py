@@ -535,13 +535,13 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
     public functions are there for its users, who may differentiate them)."""
     if not project.files:
         return {}
+    if not any((r.project or {}).get("derives") for r in (latest.get(f) for f in project.files) if r is not None):
+        return {}  # a project that takes no derivative: what it has is there for its users (_grad_free)
     unplaced = project.unplaced or []  # (an unmarked project: the files under its root are checked below)
     if project.unlinted_deriving is None:
         project.unlinted_deriving = _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read), unplaced)
     if project.unlinted_deriving:
         return {}
-    if not any((r.project or {}).get("derives") for r in (latest.get(f) for f in project.files) if r is not None):
-        return {}  # a project that takes no derivative: what it has is there for its users (_grad_free)
     summaries: dict[str, dict] = {}
     unread: list[bytes] = []
     for f in [*project.files, *unplaced]:
@@ -597,7 +597,8 @@ def _unlinted_sources(project: _Project, text_of: Callable[[str], Optional[bytes
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
         for n in names:
             path = os.path.join(folder, n)
-            if n.endswith(".py") and os.path.realpath(path) not in linted and _may_derive(text_of(path)):
+            if n.endswith(".py") and os.path.realpath(path) not in linted and os.path.isfile(path) \
+                    and _may_derive(text_of(path)):  # (not a FIFO: reading one waits forever)
                 return True
     return False
 
