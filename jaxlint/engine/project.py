@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.model import apis, dispatched, gradtrace, instances, keyflow, keystate, kinds, nograd, repeats
+from jaxlint.model import apis, dispatched, gradreach, gradtrace, instances, keyflow, keystate, kinds, nograd, repeats
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
@@ -44,6 +44,9 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["pytrees"] = interp.index.pytree_records
     if gradtrace.names_derivative(interp.imports, interp.text, settings.project_packages):
         out["derives"] = True  # it may take a derivative (the project is not shown derivative-free)
+    # its part of the project's derivative reach: what it differentiates or hands on, what
+    # each function mentions (model/gradreach.py)
+    out["reach"] = gradreach.summarize(interp.module, interp.qualname)
     if enables_x64_below(interp, settings):
         out["x64"] = True
     if interp.index.x64_switch:

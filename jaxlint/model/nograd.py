@@ -79,7 +79,7 @@ class DerivativeReach:
                     type(parent) is cst.Call and parent.func is node):  # type: ignore[union-attr]
                 roots.extend(self.by_name[node.attr.value])  # `fit(self.loss)`: a method handed on
             elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators) \
-                    and _gives_value(node):
+                    and gives_value(node):
                 u = self.unit_of.get(id(node))
                 if u is not None:
                     roots.append(u)  # a decorator takes it (and may differentiate it)
@@ -196,7 +196,7 @@ class DerivativeReach:
         return True
 
 
-def _gives_value(fn: cst.CSTNode) -> bool:
+def gives_value(fn: cst.CSTNode) -> bool:
     """Can ``fn`` (a ``def``) give its caller a value: a ``return`` of an expression
     other than ``None``, or a ``yield``, in its own body?  A function that returns
     nothing (a test: ``@set_flag(False) def test_forward(self): ...``) has no output

@@ -28,6 +28,7 @@ from typing import Callable, Optional, Protocol, Sequence, Union
 
 from jaxlint.cache import Cache
 from jaxlint.findings import FileResult
+from jaxlint.model import reach_closure
 from jaxlint.model.factreads import same_answers
 from jaxlint.project.facts import canonical, carries_kind, incoming_facts
 from jaxlint.project.index import ProjectIndex
@@ -68,6 +69,8 @@ class _Project:
         self.imports: dict[str, frozenset[str]] = {}  # file the prefilter skipped -> what it imports
         self.resolved: dict = {}  # what each file's output resolves to (facts.incoming_facts' memo)
         self.candidates: dict = {}  # file -> (its output, the skipped modules its traced calls may name)
+        # a .py file under the root that the run did not lint may take a derivative (None: not asked yet)
+        self.unlinted_deriving: Optional[bool] = None
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -504,6 +507,9 @@ def _next_round(
             r = latest[f]
             if r.project is not None and not r.project.get("skipped"):
                 incoming.setdefault(f, {})["project"] = {"grad_free": True}
+    else:
+        for f, names in _underived(project, latest, data_for, read).items():
+            incoming.setdefault(f, {}).setdefault("project", {})["underived"] = names
     again = [Path(f) for f in wanted]
     for f in project.files:
         new = canonical(incoming.get(f))
@@ -517,6 +523,39 @@ def _next_round(
         elif f in wanted:
             facts[f] = new
     return again
+
+
+def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
+               read: Callable[[Path], bytes]) -> dict[str, list[str]]:
+    """file -> its functions and methods that no derivative of the project reaches
+    (model/gradreach.py), for a project whose every ``.py`` file under its root that may
+    take a derivative was linted or read (marked or not): a file the run read but did not analyse (skipped by the
+    prefilter, not parsed) gives every word of its text as a root.  Empty where the
+    whole is not known, and for a project none of whose files names a derivative (its
+    public functions are there for its users, who may differentiate them)."""
+    if not project.files:
+        return {}
+    if not any((r.project or {}).get("derives") for r in (latest.get(f) for f in project.files) if r is not None):
+        return {}  # a project that takes no derivative: what it has is there for its users (_grad_free)
+    unplaced = project.unplaced or []  # (an unmarked project: the files under its root are checked below)
+    if project.unlinted_deriving is None:
+        project.unlinted_deriving = _unlinted_sources(project, lambda f: _bytes_of(f, data_for, read), unplaced)
+    if project.unlinted_deriving:
+        return {}
+    summaries: dict[str, dict] = {}
+    unread: list[bytes] = []
+    for f in [*project.files, *unplaced]:
+        r = latest.get(f)
+        reach = (r.project or {}).get("reach") if r is not None and not r.error else None
+        if isinstance(reach, dict):
+            summaries[f] = reach
+        else:
+            data = _bytes_of(f, data_for, read)
+            if data is None:
+                return {}  # a file that cannot be read: unknown
+            unread.append(data)
+    entries = frozenset(f for f in summaries if is_test_path(f) or f.endswith(".ipynb"))
+    return reach_closure.underived(summaries, unread, {f: m.name for f, m in project.module.items()}, entries)
 
 
 def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],
@@ -548,17 +587,18 @@ def _may_derive(data: Optional[bytes]) -> bool:
     return data is None or _DERIVATIVE_WORDS.search(data) is not None
 
 
-def _unlinted_sources(project: _Project, text_of: Callable[[str], Optional[bytes]]) -> bool:
+def _unlinted_sources(project: _Project, text_of: Callable[[str], Optional[bytes]], also: Sequence[str] = ()) -> bool:
     """Is there a ``.py`` file under the project's root (outside hidden folders) that the
     run did not lint (left out by an ``exclude``, or not asked for) and whose text may take
     a derivative?  What it does is not known, so nothing can be said of the whole project.
     Walked only for a project that looks derivative-free, after every other test."""
-    linted = {os.path.realpath(f) for f in project.files}
+    linted = {os.path.realpath(f) for f in (*project.files, *also)}
     for folder, dirs, names in os.walk(project.root):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
         for n in names:
             path = os.path.join(folder, n)
-            if n.endswith(".py") and os.path.realpath(path) not in linted and _may_derive(text_of(path)):
+            if n.endswith(".py") and os.path.realpath(path) not in linted and os.path.isfile(path) \
+                    and _may_derive(text_of(path)):  # (not a FIFO: reading one waits forever)
                 return True
     return False
 

@@ -205,6 +205,9 @@ def _fmt(v: float) -> str:
     return "1.0" if v == 1.0 else "0.0"
 
 
+# reductions whose `where=` drops elements (after their argument was computed for all)
+_MASKED_REDUCTIONS = frozenset("jax.numpy." + n for n in (
+    "sum", "mean", "prod", "nansum", "nanmean", "nanprod", "var", "std", "nanvar", "nanstd"))
 _CMP_FUNCS = frozenset(
     "jax.numpy." + n for n in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "isclose")
 ) | frozenset("jax.lax." + n for n in ("lt", "le", "gt", "ge", "eq", "ne"))
@@ -575,7 +578,7 @@ def _guarded_input(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
-def _kept_off_zero(ctx, e: cst.CSTNode) -> bool:
+def _kept_off_zero(ctx, e: cst.CSTNode, depth: int = 0) -> bool:
     """A value a constant keeps away from zero: `x + eps`, `jnp.maximum(x, 1e-12)`,
     `jnp.clip(x, eps)` (not `jnp.maximum(a, b)` of two values, which may both be 0)."""
     if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Add):
@@ -589,6 +592,20 @@ def _kept_off_zero(ctx, e: cst.CSTNode) -> bool:
             lo = pos[0].value if q == "jax.lax.clamp" else pos[1].value
             return _thresholdish(ctx, lo) and not (isinstance(lo, (cst.Integer, cst.Float)) and float(
                 lo.value.replace("_", "")) == 0.0)
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt") and len(pos) == 1 and depth < 4:
+            # the root of a value kept off zero (`jnp.sqrt(jnp.sum(v ** 2) + 1e-12)`, the
+            # guarded sum of squares `jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`)
+            return _kept_off_zero(ctx, pos[0].value, depth + 1)
+        if q == "jax.numpy.where" and len(pos) == 3 and depth < 4:
+            # each branch nonzero where it is selected: a positive constant, a value kept off
+            # zero, or the value the condition selects only where it is not 0 (`sq > 0`)
+            def nonzero(branch: cst.CSTNode, side: int) -> bool:
+                if isinstance(branch, (cst.Integer, cst.Float)):
+                    return float(branch.value.replace("_", "")) != 0.0
+                if _kept_off_zero(ctx, branch, depth + 1):
+                    return True
+                return _plain(branch) and _truth(ctx, pos[0].value, ctx.code(branch).strip(), 0.0) is (side == 2)
+            return nonzero(pos[1].value, 1) and nonzero(pos[2].value, 2)
     return False
 
 
@@ -659,9 +676,13 @@ class WhereGradientNaN(Rule):
         "`optax.safe_norm` are not singular there); "
         "an input guarded where it is computed (`jnp.maximum(s, eps)`, a `where`, `s + eps`) is "
         "quiet, also through a name every binding of which a constant keeps off zero (`n = rms(g) + eps`, "
-        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values). It is checked everywhere, not only in traced code: in a library module, which can be "
-        "imported, a caller may apply `grad`, so a public function is reported (its users may "
-        "differentiate it, whatever the project's own tests do). The line drawn there: in a project "
+        "`d = jnp.maximum(x, 1e-12)` ... `jnp.where(n > 0, w / n, 1.)`; not `jnp.maximum(a, b)` of two values; "
+        "the root of such a value, `n = jnp.sqrt(jnp.sum(v ** 2) + 1e-12)`, the guarded sum of squares "
+        "`n = jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`). A divisor bound to a 2-norm or a square root "
+        "(`norm = jnp.linalg.norm(h)`, also once in the loop around the `where`) gets the advice to guard "
+        "the sum of squares before the root: guarding `norm` leaves the NaN of the root's own derivative. It is checked everywhere, not only in traced code: in a library module, which can be "
+        "imported, a caller may apply `grad`, so a public function of a file linted on its own (not "
+        "as part of a whole project) is reported (its users may differentiate it). The lines drawn there: in a project "
         "linted whole (its root marked by `pyproject.toml`, `setup.py`...) none of whose files names a "
         "derivative (`grad`, `value_and_grad`, `jvp`, `vjp`, `jacfwd`/`jacrev`, `hessian`, `linearize`, "
         "`custom_vjp`/`custom_jvp`, equinox's `filter_grad`..., flax's `nnx.grad`) or imports a library "
@@ -671,8 +692,21 @@ class WhereGradientNaN(Rule):
         "does is not known; the `__init__.py` of a root that is itself a package is read the same way), a public "
         "function that the project's own code calls (in its file, or from traced code of another "
         "module) is part of a computation nobody differentiates (a simulator stepped by a "
-        "gradient-free search) and is not reported; one the project never calls is there for its users "
-        "and still is, and so is every function once any file of the project takes a derivative. In a notebook or a test module (`test_*.py`, "
+        "gradient-free search) and is not reported. In a project linted whole that takes derivatives, "
+        "a function is reported only where a derivative of the project may reach it: a function given to "
+        "`jax.grad` (and the others above, `eqx.filter_grad`, `nnx.grad`, objax's `Grad`) or handed to a "
+        "callee that may differentiate it (`fit(loss)`, `jaxopt.LBFGS(fun=loss)`, a decorator other than "
+        "`jit`/`vmap`/`property`...), what such a function mentions by name (a function, a method, a "
+        "module-level name bound to one), and what Python and the module libraries call on an object "
+        "(`__call__`, `__init__`, `setup`) of a class the project mentions anywhere, in any module "
+        "(by name: an over-approximation). A function that no derivative reaches and that the project's "
+        "own code (not its tests and notebooks) uses stays silent: one called only in code nothing "
+        "differentiates (a solver's BFGS update, an environment's jitted step), one that only computes the data "
+        "handed to the differentiated loss (`batch = augment(images)` ... `jax.grad(loss)(w, batch)`: "
+        "a call's result is data, not a function), one that only transforms gradients after `jax.grad` "
+        "(an `update_fn` given to `optax.GradientTransformation`); one the project's own code never uses is "
+        "there for its users and is still reported. A `.py` file of the project that the "
+        "run read but did not analyse counts every word of its text outside imports as mentioned. In a notebook or a test module (`test_*.py`, "
         "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
         "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
         "a function it mentions), or handed to a callable or decorator that may differentiate it "
@@ -723,6 +757,18 @@ class WhereGradientNaN(Rule):
         "`jnp.where(x > 20., x, jnp.log1p(jnp.exp(x)))` (a softplus threshold) has a NaN "
         "gradient for a large `x` (also `jnp.exp(-x)` under `x > 0`, for a very negative `x`); "
         "reported only when the condition shows the large values masked out.\n\n"
+        "A reduction's `where=` drops elements the same way after its argument ran on all of them: "
+        "`jnp.mean(jnp.sqrt(x), where=x > 0)` (also `sum`, `prod`, `nansum`, `nanmean`, `var`, `std`...) is "
+        "reported when the mask tests the singular input as a `where` condition does, or when the input is a "
+        "`jax.nn.softmax(..., where=m)` of the same mask, 0 exactly where it is dropped, rescaled by a value "
+        "read from every element (`attn = attn * jnp.sum(attn) ** -1`: the bare softmax's own derivative "
+        "drops the masked cotangent, the rescaling carries the NaN into every element). A mask the code "
+        "does not relate to the input's zeros (a parameter) stays silent. A square root of a value clipped "
+        "to exactly 0 (`sigma = jnp.maximum(0., sigma)` ... `jnp.sqrt(sigma00 * sigma11)`, `jnp.clip(d, 0.0, "
+        "None)`, `lax.max(v, 0.0)`; the name's last binding a statement of the function's own body; not "
+        "the clip written inside the root, `jnp.sqrt(jnp.maximum(d, 0.0))`, an idiom of sampling code) is "
+        "reported too: wherever the clip is active the root's derivative is infinite and the clip's is 0 "
+        "(`jax.nn.relu` is not such a clip: its derivative rule selects 0).\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -760,6 +806,21 @@ class WhereGradientNaN(Rule):
         "operands of equal shape and dtype, so it gets no automatic fix."
     )
     VALID = [
+        # the reduction's argument guarded with its mask: [0., 0.25]; a mask the code does not
+        # relate to the argument's zeros is unknown and stays silent
+        Valid(
+            """
+            import jax.numpy as jnp
+
+
+            def loss(x):
+                return jnp.mean(jnp.sqrt(jnp.where(x > 0, x, 1.0)), where=x > 0)
+
+
+            def masked_nll(probs, mask):
+                return -jnp.sum(jnp.log(probs), where=mask)
+            """
+        ),
         # the twins: the helper given the double where's guarded input, a helper that guards
         # its own input, and the clip that guards the sum of squares before the root
         Valid(
@@ -1057,6 +1118,21 @@ class WhereGradientNaN(Rule):
     ]
 
     INVALID = [
+        # a reduction's `where=` drops the elements where `sqrt` is singular after it ran on
+        # them: jax.grad at [0., 4.] is [nan, 0.25] (newuser18's nan5)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def loss(x):
+                return jnp.mean(jnp.sqrt(x), where=x > 0)
+            """,
+            expected=[(5, 21)],
+            messages=[
+                "`jnp.sqrt(x)` is computed for every element, also where `where=x > 0` is false and drops it from the `mean`; its derivative is infinite/NaN where `x` is 0 or negative, so the gradient of this `mean` is NaN (0 * inf). Guard `x` with the mask too (`jnp.where(x > 0, x, 1.0)` inside)",
+            ],
+        ),
         # a branch calling a function of the module that divides by the masked input (the
         # gradient at k = 0 is NaN; the fix passes the double where's guarded input)
         Invalid(
@@ -1455,6 +1531,9 @@ class WhereGradientNaN(Rule):
         # id(call of a project function) -> (its name, the singular operation in its body,
         # the parameter it is applied to): see _helper_singular
         self._helper_ops: dict[int, tuple[str, str, str]] = {}
+        # (id(unit), name) -> the value last assigned to it in the walk, and whether that
+        # assignment is a statement of the function's own body (it then reaches what follows)
+        self._latest: dict[tuple[int, str], tuple[cst.BaseExpression, bool]] = {}
 
     def visit_If(self, node: cst.If) -> None:
         self._enter_test(node)
@@ -1496,6 +1575,7 @@ class WhereGradientNaN(Rule):
         for t in node.targets:
             if isinstance(t.target, cst.Name):
                 self._bound[(unit, t.target.value)] = node.value
+                self._latest[(unit, t.target.value)] = (node.value, self._top_level(node))
                 self._note_binding(t.target.value, node.value, node)
             else:
                 for n in _names_in(t.target):
@@ -1780,6 +1860,12 @@ class WhereGradientNaN(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
+        if q in _MASKED_REDUCTIONS:
+            self._reduction_where(node, q)
+            return
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            self._root_of_clipped(node)
+            return
         if q not in ("jax.numpy.where", "jax.lax.select"):
             return
         pos = positional_args(node)
@@ -1934,6 +2020,142 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+
+    def _reduction_where(self, node: cst.Call, q: str) -> None:
+        """``jnp.sum(jnp.log(p), where=p > 0)``, ``jnp.mean(jnp.sqrt(x), where=x > 0)``: a
+        reduction's ``where=`` drops elements as a `where` does, after the singular function
+        ran on every element; the dropped elements' infinite derivative meets a zero
+        cotangent.  Reported where the mask shows the singular point dropped: it tests the
+        variable (as a `where` condition), or the variable is a ``softmax(..., where=m)``
+        of the same mask (0 exactly where ``m`` is false: ``jnp.sum(a * jnp.log2(a),
+        where=m)``)."""
+        ctx = self.ctx
+        mask = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "where"), None)
+        pos = positional_args(node)
+        if mask is None or not pos:
+            return
+        self._site = node
+        res = self._test_of
+        keys = _exprs_in(ctx, mask, res)
+        fname = q.rsplit(".", 1)[-1]
+        m = ctx.code(mask).strip()
+        for op_node, inner, safe, kind in self._singular_ops(pos[0].value):
+            if kind not in ("zero", "nonpositive"):
+                continue
+            key = ctx.code(inner).strip()
+            because = None
+            if key in keys:
+                if any(_truth(ctx, mask, key, at, res) is False for at in _SINGULAR_POINTS[kind]):
+                    because = f"its derivative is infinite/NaN {_singular_where(ctx, op_node, key, kind)}"
+            elif isinstance(inner, cst.Name):
+                made = self._masked_softmax(inner, m)
+                if made is not None:
+                    because = (f"`{key} = {ctx.code(made).strip()}` is 0 exactly there, where the derivative "
+                               f"of `{ctx.code(op_node).strip()}` is infinite/NaN")
+            if because is None:
+                continue
+            if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                continue
+            if self._no_tangent(op_node) or self._only_through_kernel(op_node) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                continue
+            self.report(
+                op_node,
+                f"`{ctx.code(op_node).strip()}` is computed for every element, also where `where={m}` is false "
+                f"and drops it from the `{fname}`; {because}, so the gradient of this `{fname}` is NaN "
+                f"(0 * inf). Guard `{key}` with the mask too (`jnp.where({m}, {key}, {_fmt(safe)})` inside)",
+            )
+
+    def _zero_clip(self, e: cst.CSTNode) -> bool:
+        """``jnp.maximum(0., x)``, ``jnp.clip(x, 0.0, hi)``, ``lax.max(x, 0.)``: exactly 0
+        wherever ``x`` is 0 or below, with a zero derivative there (``jax.nn.relu`` is
+        not: its derivative rule selects 0 instead of multiplying, jax 0.10.2)."""
+        ctx = self.ctx
+        if not isinstance(e, cst.Call):
+            return False
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+
+        def zero(v: Optional[cst.CSTNode]) -> bool:
+            return isinstance(v, (cst.Integer, cst.Float)) and float(v.value.replace("_", "")) == 0.0
+
+        if q in ("jax.numpy.maximum", "jax.numpy.fmax", "jax.lax.max") and len(pos) == 2 and len(e.args) == 2:
+            return zero(pos[0].value) != zero(pos[1].value)
+        if q == "jax.numpy.clip":
+            lo = pos[1].value if len(pos) > 1 else next(
+                (a.value for a in e.args if a.keyword is not None and a.keyword.value in ("min", "a_min")), None)
+            return zero(lo)
+        return False  # (not `jax.nn.relu`: its own derivative rule selects 0, no NaN)
+
+    def _root_of_clipped(self, node: cst.Call) -> None:
+        """``sigma00 = jnp.maximum(0., sigma00)`` ... ``jnp.sqrt(sigma00 * sigma11)``: the
+        clip makes the root's input exactly 0 wherever its own input is 0 or below (a flat
+        image's variance), where the root's derivative is infinite and the clip's is 0:
+        the gradient is NaN (0 * inf).  The root of a name last bound, by a statement of the
+        function's own body, to such a clip, of a product with such a factor, or of the
+        (dm_pix's SSIM, recall case 1412).  Not the clip written inside the root
+        (`jnp.sqrt(jnp.maximum(d, 0.0))`, "no sqrt of a tiny negative number"): that idiom is
+        common in sampling and inference code that nothing differentiates (alphafold3's
+        diffusion sampler, fresh set 18), and this root stays silent where reach is unknown."""
+        ctx = self.ctx
+        pos = positional_args(node)
+        if len(pos) != 1 or len(node.args) != 1:
+            return
+        arg = pos[0].value
+        factors: list[cst.CSTNode] = []
+        stack = [arg]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.Multiply):
+                stack.extend((e.right, e.left))  # (source order)
+            else:
+                factors.append(e)
+        clipped = None
+        for f in factors:
+            if isinstance(f, cst.Name):
+                latest = self._latest.get((id(ctx.unit), f.value))
+                if latest is not None and latest[1] and self._zero_clip(latest[0]) \
+                        and not ctx.rebound_in_loop(f):
+                    clipped = (f.value, latest[0])
+                    break
+        if clipped is None:
+            return
+        self._site = node
+        if self._no_tangent(node) or self._only_through_kernel(node) or self._at_construction() \
+                or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+            return
+        name, clip = clipped
+        which = f"`{name} = {ctx.code(clip).strip()}` clips `{name}`"
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}`: {which} to exactly 0 wherever that input is 0 or below, where the "
+            f"derivative of the square root is infinite and the clip's is 0: the gradient is NaN there "
+            f"(0 * inf). Clip to a small positive number instead (`jnp.maximum(eps, ...)`), or guard the "
+            f"root's input (`jnp.sqrt(jnp.where(v > 0, v, 1.0))`)",
+        )
+
+    def _masked_softmax(self, name: cst.Name, mask: str) -> Optional[cst.Call]:
+        """Is ``name`` bound in this function to a ``softmax(..., where=<mask>)`` (0 where
+        the mask is false), then rescaled by a function of itself (``a = a * jnp.sum(a) **
+        -1``), and to nothing else?  The softmax.  The rescaling matters: the softmax's own
+        derivative drops the masked elements' cotangent (jax 0.10.2: ``jnp.sum(a *
+        jnp.log2(a), where=m)`` of the bare softmax has a finite gradient), while a scale
+        computed from every element carries their NaN into all of them."""
+        ctx = self.ctx
+        made, mixed = None, False
+        for _seq, v in ctx.unit.bindings.get(name.value, ()):
+            if isinstance(v, cst.Call) and ctx.qualname(v.func) == "jax.nn.softmax" and made is None and any(
+                    a.keyword is not None and a.keyword.value == "where" and ctx.code(a.value).strip() == mask
+                    for a in v.args):
+                made = v
+            elif made is not None and isinstance(v, cst.BinaryOperation) \
+                    and isinstance(v.operator, (cst.Multiply, cst.Divide)) \
+                    and isinstance(v.left, cst.Name) and v.left.value == name.value \
+                    and any(isinstance(n, cst.Name) and n.value == name.value for n in walk_tree(v.right)):
+                mixed = True  # (a product keeps the zeros, a scale read from every element mixes them)
+            else:
+                return None
+        return made if mixed else None
 
     def _test_of(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The test a name of this function is bound to, once and not again in a loop
@@ -2224,6 +2446,24 @@ class WhereGradientNaN(Rule):
             self._reach = (nograd.DerivativeReach(ctx.module, ctx.index.units, ctx.qualname)
                            if nograd.entry_file(ctx.path) else False)
         return bool(self._reach) and self._reach.underived(ctx.unit)
+
+    def report(self, node, *args, **kwargs) -> None:
+        if self._unreached():
+            return  # no derivative of the project reaches this function (model/gradreach.py)
+        super().report(node, *args, **kwargs)
+
+    def _unreached(self) -> bool:
+        """Is this code in a function or method that no derivative of the project, linted
+        whole, reaches: not differentiated, not called or used by what is, not handed to
+        a callee that may differentiate it (model/gradreach.py)?"""
+        ctx = self.ctx
+        u = ctx.unit
+        while u is not None and u.parent is not None and not u.parent.is_module:
+            u = u.parent
+        if u is None or u.is_module or u.grad_reasons:
+            return False
+        underived = ctx.index.project_facts.get("underived")
+        return bool(underived) and u.qualname in underived
 
     def _in_derivative_rule(self) -> bool:
         """Is this code (or a function around it) never differentiated in reverse mode
@@ -2535,9 +2775,14 @@ class WhereGradientNaN(Rule):
         if not isinstance(inner, cst.Name):
             return None
         entries = self._bindings.get((id(self.ctx.unit), inner.value))
-        if not entries or len(entries) != 1 or not isinstance(entries[0], cst.Call) \
-                or self.ctx.rebound_in_loop(inner):
+        if not entries or len(entries) != 1 or not isinstance(entries[0], cst.Call):
             return None
+        if self.ctx.rebound_in_loop(inner):
+            # bound in the loop around it: the one binding of the function, read in the
+            # iteration that computed it (`for layer in layers: h = layer(x); norm = norm(h)`)
+            every = [v for _seq, v in self.ctx.unit.bindings.get(inner.value, ())]
+            if len(every) != 1 or every[0] is not entries[0]:
+                return None
         call = entries[0]
         q = self.ctx.qualname(call.func)
         if q not in _EUCLIDEAN_NORMS and q not in ("jax.numpy.sqrt", "jax.lax.sqrt"):
