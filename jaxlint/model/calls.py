@@ -415,6 +415,9 @@ class CallEffects:
         if unit is None or not unit.jit_root:
             return
         params = unit.positional()
+        if wrapped and unit.cls is not None and isinstance(unit.node, cst.FunctionDef) and any(
+                dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators):
+            params = params[1:]  # `jax.jit(Agent.train)(config, key)`: `cls` is bound
         passed = []
         for i, arg in enumerate(positional_args(call)):
             if i < len(params):
@@ -435,6 +438,11 @@ class CallEffects:
                 unit.pass_class(p.name, self.value(expr).cls)
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
+                    if self.value(expr).kind in (V.ARRAY, V.KEY):
+                        # `jax.jit(train)(config, jax.random.key(0))` into `rng=None`: the
+                        # default was all that kept it a Python value; an array (a key is
+                        # one: `if key:` raises) arrives as an array tracer
+                        unit.array_params.add(p.name)
                 if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
                         and self.value(expr).kind == V.ARRAY:
                     unit.array_params.add(p.name)
@@ -447,7 +455,7 @@ class CallEffects:
                 scalar = isinstance(expr, (cst.Integer, cst.Float)) or (
                     isinstance(expr, cst.Name) and expr.value in ("True", "False")
                 )
-                if scalar or av.kind == V.ARRAY:
+                if scalar or av.kind in (V.ARRAY, V.KEY):  # (a key is an array too: `if key:` raises)
                     unit.array_params.add(p.name)
 
     def _wrapped_import(self, expr: cst.Call) -> Optional[tuple[str, dict]]:
@@ -474,9 +482,21 @@ class CallEffects:
             return None
         if isinstance(pos[0].value, cst.Lambda):
             return self.index.unit_of.get(id(pos[0].value))  # `jax.jit(lambda v, x: ...)`
-        if not isinstance(pos[0].value, cst.Name):
+        fn = pos[0].value
+        if type(fn) is cst.Attribute and type(fn.value) is cst.Name and self.unit.param(fn.value.value) is None:
+            # `jax.jit(Agent.train)`: a classmethod of a class of this file, `cls` bound
+            # (the calls' arguments start after it)
+            for c in self.index.classes:
+                if c.name == fn.value.value:
+                    m = c.method(fn.attr.value)
+                    if m is not None and isinstance(m.node, cst.FunctionDef) and any(
+                            dotted_name(d.decorator) == "classmethod" for d in m.node.decorators):
+                        return m
+                    return None
             return None
-        return self.unit.lookup_def(pos[0].value.value)
+        if not isinstance(fn, cst.Name):
+            return None
+        return self.unit.lookup_def(fn.value)
 
     def arg_value(self, expr: cst.BaseExpression) -> V.Value:
         """The value an argument passes: ``value``, except that a NumPy array built from
