@@ -680,6 +680,9 @@ class CallEffects:
                 target = self._instance_method(func)
                 n_bound = bound_receiver(target)
                 fresh = self._built_here(func.value)
+                if target is None and self._inherited_elsewhere(
+                        call, instance_class(self.index, self.unit, func.value), func.attr.value, fresh):
+                    return
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     target, n_bound, call = self._held_call(func, call)
@@ -775,9 +778,11 @@ class CallEffects:
                 if attr and not cls.linen:
                     # (also an equinox or NNX module's: `model.encode(x)` runs its method;
                     # not a linen module's `apply`)
-                    target = cls.methods.get(attr)
+                    target = cls.method(attr)
                     n_bound = bound_receiver(target)
                     fresh = self._built_here(func.value) if type(func) is cst.Attribute else None
+                    if target is None and self._inherited_elsewhere(call, cls, attr, fresh):
+                        return
                 elif not attr:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
@@ -1163,12 +1168,25 @@ class CallEffects:
 
     def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
         """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
-        (``PRE = Preprocess()``): that class's method (flax/equinox modules excepted:
-        their methods have their own rules)."""
+        (``PRE = Preprocess()``): that class's method, its own or one it inherits from a
+        base of this file (flax/equinox modules excepted: their methods have their own
+        rules)."""
         cls = instance_class(self.index, self.unit, func.value)
         if cls is None or cls.is_jax_module:
             return None
-        return cls.methods.get(func.attr.value)
+        return cls.method(func.attr.value)
+
+    def _inherited_elsewhere(self, call: cst.Call, cls, attr: str, fresh) -> bool:
+        """``policy.act(x)`` with ``policy = Policy(...)``, a module-level class of this
+        file that neither defines ``act`` nor inherits it from a base of this file: the
+        method it inherits from a base of another module runs (a fact for that module,
+        which follows the bases: project/facts.py).  True when recorded."""
+        if cls is None or cls.is_jax_module or cls.scope is None or not cls.scope.is_module \
+                or self.settings.module is None or cls.method(attr) is not None:
+            return False
+        self._external_call(call, callee_name=f"@{self.settings.module}:{cls.name}", returned=attr,
+                            method="." + attr, fresh=bool(fresh))
+        return True
 
     def _tree_map_callback(self, call: cst.Call) -> bool:
         """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to

@@ -999,7 +999,7 @@ class Indexer:
         if func.value.value not in self.index.instances:  # type: ignore[union-attr]
             return None
         cls = instance_class(self.index, unit, func.value)
-        return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
+        return None if cls is None or cls.is_jax_module else cls.method(func.attr.value)
 
     def _bound_lambda(self, unit: Unit, name: str) -> Optional[Unit]:
         """The lambda ``name`` is bound to, once, in the nearest scope that binds it
