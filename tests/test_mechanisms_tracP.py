@@ -192,3 +192,187 @@ def test_imported_classmethod_jitted_through_module_counts_static_after_cls(tmp_
     }
     found = lint_files(tmp_path, monkeypatch, files, select="JAX201")
     assert [(c, p, r, col) for c, p, r, col, _ in found] == [("JAX201", "algos.py", 6, 12)]
+
+
+# -- a method an instance inherits runs traced when traced code calls it: from a base of
+#    the same file, or of another module (case 1406: skrl's `policy.act`, `act` from
+#    `MultiCategoricalMixin`; https://github.com/Toni-SM/skrl/commit/08c01d9ae886e5de20914e216fbbde7e55ff9c33)
+
+_MIXIN_SAME_FILE = (
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "\n"
+    "class Base:\n"
+    "    def act(self, x):\n"
+    "        if jnp.linalg.norm(x) > 1e3:\n"
+    "            return x / 1e3\n"
+    "        return x\n"
+    "\n"
+    "\n"
+    "class Policy(Base):\n"
+    "{override}"
+    "    def __init__(self, n):\n"
+    "        self.n = n\n"
+    "\n"
+    "\n"
+    "policy = Policy(3)\n"
+    "\n"
+    "\n"
+    "@jax.jit\n"
+    "def loss(x):\n"
+    "    return policy.act(x).sum()\n"
+)
+
+
+def test_inherited_method_of_a_base_of_this_file_runs_traced(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"policy.py": _MIXIN_SAME_FILE.format(override="")}, select="JAX201")
+    assert found == [(
+        "JAX201", "policy.py", 7, 12,
+        "Python `if` on a traced value: it depends on the traced argument `x` of `act` (called from traced "
+        "`loss`); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`",
+    )]
+
+
+def test_inherited_method_valid_twin_subclass_overrides_it(tmp_path, monkeypatch):
+    # the subclass's own `act` runs, not the base's
+    override = (
+        "    def act(self, x):\n"
+        "        return jnp.where(jnp.linalg.norm(x) > 1e3, x / 1e3, x)\n"
+        "\n"
+    )
+    found = lint_files(tmp_path, monkeypatch, {"policy.py": _MIXIN_SAME_FILE.format(override=override)},
+                       select="JAX201")
+    assert found == []
+
+
+_MIXIN_MODULE = (
+    "import jax.numpy as jnp\n"
+    "import numpy as np\n"
+    "\n"
+    "\n"
+    "class MultiCategoricalMixin:\n"
+    "    def act(self, net_output):\n"
+    "        return jnp.split(net_output, {cumsum}(self.nvec), axis=-1)\n"
+)
+
+_POLICY_MAIN = (
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "import numpy as np\n"
+    "\n"
+    "from models.mixins import MultiCategoricalMixin\n"
+    "\n"
+    "\n"
+    "class Policy(MultiCategoricalMixin):\n"
+    "    def __init__(self, nvec):\n"
+    "        self.nvec = np.asarray(nvec)\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    policy = Policy([3, 2])\n"
+    "\n"
+    "    @jax.jit\n"
+    "    def policy_loss(out):\n"
+    "        return sum(o.sum() for o in policy.act(out))\n"
+    "\n"
+    "    print(policy_loss(jnp.ones((8, 5))))\n"
+)
+
+
+def test_inherited_method_of_a_base_of_another_module_runs_traced(tmp_path, monkeypatch):
+    # case 1406: the split points are a JAX result inside the jitted loss
+    files = {"models/__init__.py": "", "models/mixins.py": _MIXIN_MODULE.format(cumsum="jnp.cumsum"),
+             "main.py": _POLICY_MAIN}
+    found = lint_files(tmp_path, monkeypatch, files, select="JAX202")
+    assert found == [(
+        "JAX202", "models/mixins.py", 7, 38,
+        "A shape or size passed to `jnp.split` is traced: it is computed by JAX inside `act` (called from "
+        "`policy_loss` (main.py:18), which is decorated with @jax.jit); shapes must be concrete "
+        "(ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected). Derive "
+        "it from `x.shape`, or pass it as a static argument",
+    )]
+
+
+def test_inherited_method_of_another_module_valid_twin_host_cumsum(tmp_path, monkeypatch):
+    # the fix of case 1406: NumPy's cumsum of the host array is a Python value
+    files = {"models/__init__.py": "", "models/mixins.py": _MIXIN_MODULE.format(cumsum="np.cumsum"),
+             "main.py": _POLICY_MAIN}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX202") == []
+
+
+def test_inherited_method_through_a_module_level_instance_of_another_module(tmp_path, monkeypatch):
+    # the base in a package, the instance at module level, a helper of the jitted step calls it
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mix.py": (
+            "import jax.numpy as jnp\n"
+            "\n"
+            "\n"
+            "class Normalizer:\n"
+            "    def check(self, x):\n"
+            "        assert jnp.all(jnp.isfinite(x)), 'non-finite input'\n"
+            "        return x\n"
+        ),
+        "train.py": (
+            "import jax\n"
+            "\n"
+            "from pkg.mix import Normalizer\n"
+            "\n"
+            "\n"
+            "class Checked(Normalizer):\n"
+            "    pass\n"
+            "\n"
+            "\n"
+            "CHECK = Checked()\n"
+            "\n"
+            "\n"
+            "def helper(x):\n"
+            "    return CHECK.check(x) * 2\n"
+            "\n"
+            "\n"
+            "@jax.jit\n"
+            "def step(x):\n"
+            "    return helper(x)\n"
+        ),
+    }
+    found = lint_files(tmp_path, monkeypatch, files, select="JAX201")
+    assert [(c, p, r, col) for c, p, r, col, _ in found] == [("JAX201", "pkg/mix.py", 6, 16)]
+
+
+def test_inherited_method_module_level_instance_valid_twin_eager_only(tmp_path, monkeypatch):
+    # the same check called outside the trace (on the concrete result) stays silent
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mix.py": (
+            "import jax.numpy as jnp\n"
+            "\n"
+            "\n"
+            "class Normalizer:\n"
+            "    def check(self, x):\n"
+            "        assert jnp.all(jnp.isfinite(x)), 'non-finite input'\n"
+            "        return x\n"
+        ),
+        "train.py": (
+            "import jax\n"
+            "import jax.numpy as jnp\n"
+            "\n"
+            "from pkg.mix import Normalizer\n"
+            "\n"
+            "\n"
+            "class Checked(Normalizer):\n"
+            "    pass\n"
+            "\n"
+            "\n"
+            "CHECK = Checked()\n"
+            "\n"
+            "\n"
+            "@jax.jit\n"
+            "def step(x):\n"
+            "    return x * 2\n"
+            "\n"
+            "\n"
+            "CHECK.check(step(jnp.ones(3)))\n"
+        ),
+    }
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == []
