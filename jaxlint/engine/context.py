@@ -43,7 +43,7 @@ class RuleContext:
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
         "attr_key", "lookup", "key_consumer", "returned_keys", "returns_fresh_function", "applied_key_fields",
             "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
-        "concrete_names",
+        "concrete_names", "truth_under_trace",
     )
 
     # Typed for readers; each is the interpreter's bound method (see __init__).
@@ -105,6 +105,12 @@ class RuleContext:
     int``, ``not isinstance(x, jax.Array)`` and conjunctions of those (when false:
     ``isinstance(x, jax.Array)``, disjunctions)."""
 
+    truth_under_trace: Callable[[cst.BaseExpression], Optional[bool]]
+    """The truth ``test`` has in every trace of this unit, where the model knows it
+    (``p`` with a literal default no traced caller passes, a jitted function's defaulted
+    parameter no call passes, ``p is None`` on a parameter every traced caller gives a
+    value, ``isinstance`` of a tracer...); else None."""
+
     def __init__(self, interp: Interpreter) -> None:
         self._interp = interp
         self._reports: list[Report] = []
@@ -125,6 +131,7 @@ class RuleContext:
         ):
             setattr(self, name, getattr(interp, name))
         self.concrete_names = interp.concrete_names
+        self.truth_under_trace = interp.truth_in_trace
 
     def code(self, node: cst.CSTNode) -> str:
         """The source of ``node``.  Printed alone, an expression spanning several lines

@@ -252,6 +252,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         if s.returned:
             out_sites[-1]["returned"] = ""  # the function the factory returned
             out_sites[-1]["method"] = s.written  # the line: where that name is transformed
+        if s.as_written:
+            out_sites[-1]["as_written"] = 1  # (a classmethod reached so has `cls` bound)
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
             "factories": factories, **extra}
 

@@ -415,6 +415,9 @@ class CallEffects:
         if unit is None or not unit.jit_root:
             return
         params = unit.positional()
+        if wrapped and unit.cls is not None and isinstance(unit.node, cst.FunctionDef) and any(
+                dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators):
+            params = params[1:]  # `jax.jit(Agent.train)(config, key)`: `cls` is bound
         passed = []
         for i, arg in enumerate(positional_args(call)):
             if i < len(params):
@@ -435,6 +438,11 @@ class CallEffects:
                 unit.pass_class(p.name, self.value(expr).cls)
                 if p.name in unit.defaulted_params:
                     unit.traced_params.add(p.name)
+                    if self.value(expr).kind in (V.ARRAY, V.KEY):
+                        # `jax.jit(train)(config, jax.random.key(0))` into `rng=None`: the
+                        # default was all that kept it a Python value; an array (a key is
+                        # one: `if key:` raises) arrives as an array tracer
+                        unit.array_params.add(p.name)
                 if type(unit.node) is cst.Lambda and p.name in unit.traced_params \
                         and self.value(expr).kind == V.ARRAY:
                     unit.array_params.add(p.name)
@@ -447,7 +455,7 @@ class CallEffects:
                 scalar = isinstance(expr, (cst.Integer, cst.Float)) or (
                     isinstance(expr, cst.Name) and expr.value in ("True", "False")
                 )
-                if scalar or av.kind == V.ARRAY:
+                if scalar or av.kind in (V.ARRAY, V.KEY):  # (a key is an array too: `if key:` raises)
                     unit.array_params.add(p.name)
 
     def _wrapped_import(self, expr: cst.Call) -> Optional[tuple[str, dict]]:
@@ -474,9 +482,21 @@ class CallEffects:
             return None
         if isinstance(pos[0].value, cst.Lambda):
             return self.index.unit_of.get(id(pos[0].value))  # `jax.jit(lambda v, x: ...)`
-        if not isinstance(pos[0].value, cst.Name):
+        fn = pos[0].value
+        if type(fn) is cst.Attribute and type(fn.value) is cst.Name and self.unit.param(fn.value.value) is None:
+            # `jax.jit(Agent.train)`: a classmethod of a class of this file, `cls` bound
+            # (the calls' arguments start after it)
+            for c in self.index.classes:
+                if c.name == fn.value.value:
+                    m = c.method(fn.attr.value)
+                    if m is not None and isinstance(m.node, cst.FunctionDef) and any(
+                            dotted_name(d.decorator) == "classmethod" for d in m.node.decorators):
+                        return m
+                    return None
             return None
-        return self.unit.lookup_def(pos[0].value.value)
+        if not isinstance(fn, cst.Name):
+            return None
+        return self.unit.lookup_def(fn.value)
 
     def arg_value(self, expr: cst.BaseExpression) -> V.Value:
         """The value an argument passes: ``value``, except that a NumPy array built from
@@ -677,6 +697,9 @@ class CallEffects:
                 target = self._instance_method(func)
                 n_bound = bound_receiver(target)
                 fresh = self._built_here(func.value)
+                if target is None and self._inherited_elsewhere(
+                        call, instance_class(self.index, self.unit, func.value), func.attr.value, fresh):
+                    return
                 if target is None:
                     # `f.apply(params, rng, x)` of `f = hk.transform(forward)`, `tx.update(...)`
                     target, n_bound, call = self._held_call(func, call)
@@ -772,9 +795,11 @@ class CallEffects:
                 if attr and not cls.linen:
                     # (also an equinox or NNX module's: `model.encode(x)` runs its method;
                     # not a linen module's `apply`)
-                    target = cls.methods.get(attr)
+                    target = cls.method(attr)
                     n_bound = bound_receiver(target)
                     fresh = self._built_here(func.value) if type(func) is cst.Attribute else None
+                    if target is None and self._inherited_elsewhere(call, cls, attr, fresh):
+                        return
                 elif not attr:
                     target = cls.methods.get("__call__")  # `m = Model(); m(x)`
                     n_bound = bound_receiver(target)
@@ -1168,12 +1193,25 @@ class CallEffects:
 
     def _instance_method(self, func: cst.Attribute) -> Optional[Unit]:
         """``PRE.squash`` where ``PRE`` holds an instance of a plain class of this file
-        (``PRE = Preprocess()``): that class's method (flax/equinox modules excepted:
-        their methods have their own rules)."""
+        (``PRE = Preprocess()``): that class's method, its own or one it inherits from a
+        base of this file (flax/equinox modules excepted: their methods have their own
+        rules)."""
         cls = instance_class(self.index, self.unit, func.value)
         if cls is None or cls.is_jax_module:
             return None
-        return cls.methods.get(func.attr.value)
+        return cls.method(func.attr.value)
+
+    def _inherited_elsewhere(self, call: cst.Call, cls, attr: str, fresh) -> bool:
+        """``policy.act(x)`` with ``policy = Policy(...)``, a module-level class of this
+        file that neither defines ``act`` nor inherits it from a base of this file: the
+        method it inherits from a base of another module runs (a fact for that module,
+        which follows the bases: project/facts.py).  True when recorded."""
+        if cls is None or cls.is_jax_module or cls.scope is None or not cls.scope.is_module \
+                or self.settings.module is None or cls.method(attr) is not None:
+            return False
+        self._external_call(call, callee_name=f"@{self.settings.module}:{cls.name}", returned=attr,
+                            method="." + attr, fresh=bool(fresh))
+        return True
 
     def _tree_map_callback(self, call: cst.Call) -> bool:
         """``jax.tree.map(lambda p: ..., params)`` in traced code: the leaves handed to

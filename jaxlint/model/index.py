@@ -86,6 +86,9 @@ class ExternalSite:
     # then `jax.jit(step)`): ``callee`` names the factory
     returned: bool = False
     written: str = ""  # the name the transformation is given (for the line), when returned
+    # ``callee`` is the dotted name as written, no instance's class put in its place
+    # (``jax.jit(algos.DQN.train)``): a classmethod reached so has its ``cls`` bound
+    as_written: bool = False
 
 
 @dataclass
@@ -885,6 +888,15 @@ class Indexer:
                 return m, bound_receiver(m), frozenset(), None
             # obj.method where obj = SomeClass(...) of this file: the bound method
             found = scope.binding_for(expr.value.value, seq)
+            if found is None:
+                # `jax.jit(Agent.train)`, a class of this file: its method as the class
+                # holds it (a classmethod has `cls` bound; a plain function takes `self`)
+                for c in self.index.classes:
+                    if c.name == expr.value.value and _encloses(c.scope, scope):
+                        m = c.method(expr.attr.value)
+                        if m is not None and isinstance(m.node, cst.FunctionDef):
+                            return m, 1 if _is_classmethod(m) else 0, frozenset(), None
+                        return none
             if found is not None:
                 value = found[1][1]
                 if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
@@ -992,7 +1004,7 @@ class Indexer:
         if func.value.value not in self.index.instances:  # type: ignore[union-attr]
             return None
         cls = instance_class(self.index, unit, func.value)
-        return None if cls is None or cls.is_jax_module else cls.methods.get(func.attr.value)
+        return None if cls is None or cls.is_jax_module else cls.method(func.attr.value)
 
     def _bound_lambda(self, unit: Unit, name: str) -> Optional[Unit]:
         """The lambda ``name`` is bound to, once, in the nearest scope that binds it
@@ -1930,10 +1942,11 @@ class Indexer:
                     return
         if callee is None:
             return
-        self._record_external(site, callee, fn, n_bound, kw_bound)
+        self._record_external(site, callee, fn, n_bound, kw_bound,
+                              as_written=held is None and fn is site.fn_expr and "." in callee)
 
     def _record_external(self, site: TransformSite, callee: str, fn: cst.BaseExpression, n_bound: int,
-                         kw_bound: frozenset[str]) -> None:
+                         kw_bound: frozenset[str], as_written: bool = False) -> None:
         t = site.transform
         head = callee.split(".", 1)[0]
         returned = False
@@ -1973,6 +1986,7 @@ class Indexer:
                              tuple(sorted(_partial_given(site.fn_expr, self.qualname))))
         found.returned = returned
         found.written = (dotted_name(fn) or "") if returned else ""
+        found.as_written = as_written and not returned
         self.index.external_sites.append(found)
         applied = self._applied.get(id(call)) if call is not None else None
         if applied is not None:
@@ -2180,7 +2194,10 @@ class Indexer:
                     t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
                     if t is None or not t.traces or t.host:
                         continue
-                    positional = unit.positional()[int(fact.get("n_bound", 0)):]
+                    n_bound = int(fact.get("n_bound", 0))
+                    shift = 1 if fact.get("as_written") and _is_classmethod(unit) else 0
+                    n_bound += shift  # `jax.jit(DQN.train)`: the class is bound to `cls`
+                    positional = unit.positional()[n_bound:]
                     static_pos = fact.get("static_pos")
                     static_names = fact.get("static_names")
                     if static_pos is None or static_names is None:
@@ -2189,8 +2206,9 @@ class Indexer:
                         static = {positional[n].name for n in static_pos if -len(positional) <= n < len(positional)}
                         static |= set(static_names)
                     all_positional = unit.positional()
-                    unbatched = {all_positional[i].name for i in fact.get("unbatched_pos", ()) if i < len(all_positional)}
-                    mark_site(unit, t, fact["reason"], static, int(fact.get("n_bound", 0)),
+                    unbatched = {all_positional[i + shift].name for i in fact.get("unbatched_pos", ())
+                                 if i + shift < len(all_positional)}
+                    mark_site(unit, t, fact["reason"], static, n_bound,
                               frozenset(fact.get("kw_bound", ())), unbatched,
                               frozenset(fact.get("kw_given", ())))
                     for i in fact.get("array_pos", ()):  # applied at once to arrays there
@@ -3101,3 +3119,9 @@ def _encloses(outer: Optional[Unit], unit: Optional[Unit]) -> bool:
             return True
         unit = unit.parent
     return False
+
+
+def _is_classmethod(unit: Unit) -> bool:
+    """Is ``unit`` a method decorated with ``@classmethod``?"""
+    return unit.cls is not None and isinstance(unit.node, cst.FunctionDef) and any(
+        dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators)

@@ -193,6 +193,24 @@ class Narrowing:
             return True
         return None
 
+    def truth_in_trace(self, test: cst.BaseExpression) -> Optional[bool]:
+        """``_truth_under_trace``, and also a parameter of a jitted function left at its
+        literal default by the calls the model sees (``jax.jit(train)(config, key)``
+        leaves ``train_state=None``: a call passing it would make it traced).  Not for
+        dead branches (a call the model cannot see may pass it): for what a condition
+        hands on (``train_state or rng`` converts ``rng`` when ``train_state`` is None)."""
+        truth = self._truth_under_trace(test)
+        if truth is not None or type(test) is not cst.Name or not self.in_traced:
+            return truth
+        unit = self.unit
+        p = unit.param(test.value)
+        if unit.jit_root and p is not None and p.name in unit.defaulted_params \
+                and p.name not in unit.traced_params and p.name not in unit.static_params \
+                and p.name not in unit.assigned and isinstance(p.default, cst.Name) \
+                and p.default.value in ("True", "False", "None"):
+            return p.default.value == "True"
+        return None
+
     def untraced_in_branches(self, test: cst.BaseExpression) -> Optional[tuple[frozenset, frozenset]]:
         """``if use_jax:`` on a parameter the traced calls give different constants
         (``coeffs(k, v)`` with the default True from traced code, ``coeffs(k, v,

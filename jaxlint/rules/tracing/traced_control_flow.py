@@ -1938,6 +1938,9 @@ class TracedControlFlow(Rule):
             i = self.ctx.constant_int(left)
             if i is not None:
                 truth = i != 0
+            else:
+                # `train_state or rng` with `train_state=None` that no traced call passes
+                truth = self.ctx.truth_under_trace(left)
         if truth is None:
             return False
         return truth if isinstance(test.operator, cst.And) else not truth
