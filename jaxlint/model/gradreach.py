@@ -35,7 +35,7 @@ missing (not read, skipped by the prefilter) gives every word of its text as roo
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional
+from typing import Callable, Optional
 
 import libcst as cst
 

@@ -2124,6 +2124,12 @@ class WhereGradientNaN(Rule):
         if self._no_tangent(node) or self._only_through_kernel(node) or self._at_construction() \
                 or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
             return
+        if not self._differentiated_shown():
+            # the clip-then-root idiom ("no sqrt of a rounding error's negative") is common in
+            # sampling code nothing differentiates (graphcast's weathernext sampler, fresh set
+            # 20): reported only where a derivative of this function is shown, not merely
+            # where the project's reach, which matches methods by name, cannot rule one out
+            return
         name, clip = clipped
         which = f"`{name} = {ctx.code(clip).strip()}` clips `{name}`"
         self.report(
@@ -2436,6 +2442,16 @@ class WhereGradientNaN(Rule):
             name = reason[len(prefix):-1]
             callers = [u for u in self.ctx.index.units if u.name == name]
             return bool(callers) and all(self._only_in_while_loop(c, depth + 1) for c in callers)
+        return False
+
+    def _differentiated_shown(self) -> bool:
+        """Is this function, or one around it, known to be differentiated (a `jax.grad`
+        of it or of a caller, in this file or through the project's facts)?"""
+        u = self.ctx.unit
+        while u is not None and not u.is_module:
+            if u.grad_reasons:
+                return True
+            u = u.parent
         return False
 
     def _underived(self) -> bool:
