@@ -11,7 +11,7 @@ from jaxlint.cli import cli
 
 SPLIT_AFTER = (
     "and is split here: JAX promises independent random numbers only for a key used once (with "
-    "`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+    "`jax_debug_key_reuse` on, this split raises KeyReuseError for a typed key from `jax.random.key`). Split before the first use, e.g. "
 )
 
 

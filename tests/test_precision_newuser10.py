@@ -54,7 +54,7 @@ def test_a_key_reused_within_one_iteration_is_still_reported(tmp_path, monkeypat
     assert _check(tmp_path, "m.py") == [
         "m.py:15:23: JAX301 `carry[1]` was already consumed by `random.normal` via `sample_env` on line 14 "
         "and is split here: JAX promises independent random numbers only for a key used once (with "
-        "`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+        "`jax_debug_key_reuse` on, this split raises KeyReuseError for a typed key from `jax.random.key`). Split before the first use, e.g. "
         "`key, sub = jax.random.split(carry[1])`, and draw with `sub`",
         "Found 1 error.",
     ]

@@ -403,7 +403,7 @@ def noise_loop(n):
 
 _STREAM = ("`{o}.{a}` is the key `{c}.{m}` splits and stores back at each call: `{h}` draws from it "
            "here, and the next `{r}` splits that same key again, so this draw and the keys that split gives "
-           "are tied (JAX's key-reuse checker raises KeyReuseError). Draw from a key split off it (`{o}.{a}, "
+           "are tied (JAX's key-reuse checker raises KeyReuseError for a typed key). Draw from a key split off it (`{o}.{a}, "
            "sub = jax.random.split({o}.{a})`, then `sub`), or from one `{m}` hands out")
 
 

@@ -275,7 +275,7 @@ def test_sampler_chosen_by_name_then_key_split_for_next_state(tmp_path, monkeypa
     def msg(name, sampler, line, short):
         return (f"`{name}` was already consumed by `{sampler} = getattr(jax.random, ...)` on line {line} and is "
                 "split here: JAX promises independent random numbers only for a key used once (with "
-                "`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+                "`jax_debug_key_reuse` on, this split raises KeyReuseError for a typed key from `jax.random.key`). Split before the first use, e.g. "
                 f"`{short}, sub = jax.random.split({name})`, and draw with `sub`")
     assert _lint(tmp_path, monkeypatch, files) == [
         ("JAX301", "random_ops.py", 10, 28, msg("rng_key", "jax_op", 9, "rng_key")),

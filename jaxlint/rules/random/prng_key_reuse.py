@@ -39,7 +39,8 @@ class PrngKeyReuse(Rule):
         "`bernoulli`, `categorical`, `permutation`...) with no split or rebinding in between "
         "(two draws get the same random bits; a draw and then a `split` of that key does not repeat "
         "the draw's bits, but JAX promises independent numbers only for a key used once, and "
-        "`jax_debug_key_reuse` raises KeyReuseError on that split);\n"
+        "`jax_debug_key_reuse` raises KeyReuseError on that split for a typed key from "
+        "`jax.random.key`; a legacy `PRNGKey` array is not checked);\n"
         "* a key used after `jax.random.split(key)` has consumed it;\n"
         "* an initializer that draws (made by a factory of `jax.nn.initializers`, re-exported by "
         "flax linen and nnx: `normal()`, `lecun_normal()`, `glorot_uniform()`, `variance_scaling(...)`...; "
@@ -182,7 +183,7 @@ class PrngKeyReuse(Rule):
         "annotated `schedule: Schedule`, a class of the project) where the function also runs "
         "that method on it (`schedule.explore()`; for an object the function builds, after the "
         "draw or in the same loop): the next split of that key repeats the draw "
-        "(KeyReuseError under `jax_debug_key_reuse`);\n"
+        "(KeyReuseError under `jax_debug_key_reuse`, for a typed key);\n"
         "* a key under another name: a helper (of the file, a method called through `self`, or "
         "imported from the project) whose every `return` hands back the key it was given "
         "(`return key`, `return w, key` after drawing from it) gives the caller the same key, "
@@ -2491,7 +2492,7 @@ class PrngKeyReuse(Rule):
             """,
             expected=[(15, 16)],
             messages=[
-                "`schedule.key` is the key `Schedule.explore` splits and stores back at each call: `random.randint` draws from it here, and the next `schedule.explore()` splits that same key again, so this draw and the keys that split gives are tied (JAX's key-reuse checker raises KeyReuseError). Draw from a key split off it (`schedule.key, sub = jax.random.split(schedule.key)`, then `sub`), or from one `explore` hands out",
+                "`schedule.key` is the key `Schedule.explore` splits and stores back at each call: `random.randint` draws from it here, and the next `schedule.explore()` splits that same key again, so this draw and the keys that split gives are tied (JAX's key-reuse checker raises KeyReuseError for a typed key). Draw from a key split off it (`schedule.key, sub = jax.random.split(schedule.key)`, then `sub`), or from one `explore` hands out",
             ],
         ),
         # the twin: `enumerate` of the data (not a table of cases) in a test
@@ -2567,7 +2568,7 @@ class PrngKeyReuse(Rule):
             expected=[(6, 23), (16, 24), (24, 5)],
             messages=[
                 "`rng` comes from the enclosing scope and is consumed by `model.apply(rngs=...)` inside a lax.scan body, which runs every iteration with the same key: every step draws the same random numbers. Carry the key through the loop and split it each step, or pass per-step keys as `xs` (`jax.random.split(rng, n)`)",
-                "`key` was already consumed by `draw = getattr(jax.random, ...)` on line 15 and is split here: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. `key, sub = jax.random.split(key)`, and draw with `sub`",
+                "`key` was already consumed by `draw = getattr(jax.random, ...)` on line 15 and is split here: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, this split raises KeyReuseError for a typed key from `jax.random.key`). Split before the first use, e.g. `key, sub = jax.random.split(key)`, and draw with `sub`",
                 "`rng` holds a key derived from the one `train` is given (line 22) and is rebound here, unread, to `jax.random.PRNGKey(0)`, a fixed seed: every key drawn from `rng` after this line is the same whatever key `train` is given. Give the fixed key its own name and go on splitting `rng`",
             ],
         ),
@@ -3310,7 +3311,7 @@ class PrngKeyReuse(Rule):
             f"`{obj}.{attr}` is the key `{owner}.{method}` splits and stores back at each call: "
             f"`{_by(how)}` draws from it here, and the next `{runs}` splits that same key again, so "
             f"this draw and the keys that split gives are tied (JAX's key-reuse checker raises "
-            f"KeyReuseError). Draw from a key split off it (`{obj}.{attr}, sub = "
+            f"KeyReuseError for a typed key). Draw from a key split off it (`{obj}.{attr}, sub = "
             f"jax.random.split({obj}.{attr})`, then `sub`), or from one `{method}` hands out",
         )
 
@@ -3455,7 +3456,7 @@ class PrngKeyReuse(Rule):
             msg = (
                 f"{name_was} was already consumed by `{_by(prev_how)}` on line {{related_line}} and is split "
                 f"here: JAX promises independent random numbers only for a key used once (with "
-                f"`jax_debug_key_reuse` on, this split raises KeyReuseError). Split before the first use, e.g. "
+                f"`jax_debug_key_reuse` on, this split raises KeyReuseError for a typed key from `jax.random.key`). Split before the first use, e.g. "
                 f"`{name if isinstance(key_expr, cst.Name) else 'key'}, sub = jax.random.split({name})`, "
                 f"and draw with `sub`"
             )
