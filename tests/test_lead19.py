@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from project_files import lint_files
 
 
@@ -156,3 +158,72 @@ def test_print_in_a_helper_of_an_uncached_trace_does_not_promise_silence(tmp_pat
          "`JitTracer(float32[])`), not the values; later calls print nothing. "
          "Use `jax.debug.print(\"{}\", x)` to print runtime values"),
     ]
+
+
+# 4. JAX120 under the project's derivative reach (gradP): a derivative of a function the
+# project's names cannot place leaves no function "underived" (merged-change review 19,
+# each checked with JAX 0.10.2: the gradient is NaN where p is 0). Three ways: the
+# differentiated function is a parameter's default, an entry of a registry filled by
+# item assignment, a method picked by `getattr`.
+
+LOSSES = """\
+import jax.numpy as jnp
+
+
+def xent(p):
+    return -jnp.sum(jnp.where(p > 0, jnp.log(p), 0.0))
+
+
+LOSSES = {}
+LOSSES["xent"] = xent
+"""
+
+BY_DEFAULT = """\
+import jax
+from pkg import losses
+
+
+def step(p, loss_fn=losses.xent):
+    return jax.grad(loss_fn)(p)
+
+
+def log(p):
+    return {"x": losses.xent(p)}
+"""
+
+BY_REGISTRY = BY_DEFAULT.replace("def step(p, loss_fn=losses.xent):\n    return jax.grad(loss_fn)(p)",
+                                 "def step(p, name):\n    return jax.grad(losses.LOSSES[name])(p)")
+
+BY_GETATTR = """\
+import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def safe_loss(self, x):
+        return jnp.sum(jnp.where(x > 0, jnp.log(x), 0.0))
+
+    def evaluate(self, x):
+        return self.safe_loss(x)
+
+    def step(self, x, kind):
+        fn = getattr(self, kind + "_loss")
+        return jax.grad(fn)(x)
+"""
+
+_LOG_WHERE = ("`jnp.log({v})` is computed for every element, also where `{v} > 0` is false and masks it out; "
+              "its derivative is infinite/NaN where `{v}` is 0, so the gradient of this `where` is NaN "
+              "(0 * inf). Guard `{v}` with the same condition too (double where: `jnp.where(cond, {v}, 1.0)` "
+              "inside)")
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"pkg/__init__.py": "", "pkg/losses.py": LOSSES, "pkg/train.py": BY_DEFAULT},
+     ("JAX120", "pkg/losses.py", 5, 38, _LOG_WHERE.format(v="p"))),
+    ({"pkg/__init__.py": "", "pkg/losses.py": LOSSES, "pkg/train.py": BY_REGISTRY},
+     ("JAX120", "pkg/losses.py", 5, 38, _LOG_WHERE.format(v="p"))),
+    ({"pkg/__init__.py": "", "pkg/model.py": BY_GETATTR},
+     ("JAX120", "pkg/model.py", 7, 41, _LOG_WHERE.format(v="x"))),
+])
+def test_a_derivative_of_an_unplaced_function_keeps_jax120(tmp_path, monkeypatch, files, expected):
+    assert _lint(tmp_path, monkeypatch, files, "JAX120") == [expected]

@@ -8,7 +8,7 @@ gradient shows.  It exists only where a derivative reaches the code.  The facts 
   differentiated loss, only on the gradients after ``jax.grad`` (an optax-style update), or
   by nobody -- stays silent, while one reached through another module's loss, a module
   attribute given to ``jax.jacrev``, or a method used by a loss handed to the project's own
-  trainer is reported as before.  Sources: fresh set 19's review (/work/review19: BayesNewton
+  trainer is reported as before.  Sources: fresh set 19's review (reviewers A and B: BayesNewton
   ``inference.py:773,794`` BFGS updates no code calls, deepmind-research
   ``byol/utils/augmentations.py:191`` an augmentation, ``byol/utils/optimizers.py:96`` a
   LARS trust ratio in an optax ``update_fn``), recall case 1434 (dm_pix's ``rgb_to_hsv``

@@ -106,7 +106,7 @@ def test_list_fix_converts_the_returned_list(tmp_path, monkeypatch):
     compile(fixed, "m.py", "exec")
 
 
-# /tmp/diffrev18/REPORT.md item 2 (diff review of round 18): `config.CAPACITY = 8` that main.py
+# The merged-change review of round 18, item 2: `config.CAPACITY = 8` that main.py
 # rebinds under `__main__` and other.py in a function is no constant: JAX121 must stay silent.
 _CONFIG = "CAPACITY = 8\n"
 _READER = """\
@@ -153,7 +153,7 @@ def test_module_constant_nobody_rebinds_still_reports(tmp_path, monkeypatch):
     ]
 
 
-# /tmp/diffrev18/REPORT.md item 3: a dict of arrays grown through an alias or a walrus keeps
+# The merged-change review of round 18, item 3: a dict of arrays grown through an alias or a walrus keeps
 # no stale shape; `prepare(b2)` of an alias may change it too
 _ALIASES = """\
 import jax.numpy as jnp

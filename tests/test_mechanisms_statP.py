@@ -364,7 +364,7 @@ def test_a_string_for_the_static_argnum_stays_silent(tmp_path, monkeypatch):
 
 
 # 3. A setter reached only through a one-time initializer stays silent (JAX405).  Fresh
-# set 19, /work/review19 revA/revB (deepmind-research nfnets/experiment.py:268, both
+# set 19, reviewers A and B (deepmind-research nfnets/experiment.py:268, both
 # reviewers: false): `_make_opt` sets `self.opt` and is called only from
 # `_initialize_train`, which `step` calls under `if self._train_input is None:` and which
 # sets `_train_input`: it runs once, before the first call of the pmapped method, so no

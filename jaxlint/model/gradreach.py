@@ -163,6 +163,41 @@ def _expand(e: cst.CSTNode, binds: dict[str, list[cst.CSTNode]], out: set[str],
             todo.extend(kept)
 
 
+# a root no name stands for: a derivative taken of a function the summary cannot name
+# (a parameter, `REGISTRY[name]`, `getattr(self, kind + "_loss")`, `self.loss_fn`): any
+# function of the project may be the one differentiated, so nothing is underived
+OPAQUE = "*"
+
+
+def _opaque_target(e: cst.CSTNode, params: frozenset, binds: Optional[dict] = None, depth: int = 0) -> bool:
+    """Is ``e``, given to a differentiating transformation, a function the file's names
+    cannot place: a subscript, a call other than ``partial``, an attribute of
+    ``self``/``cls`` or of a parameter, a local bound to one of those?  (A parameter
+    itself is placed: its callers' arguments and its default are roots.)"""
+    t = type(e)
+    if t is cst.Name:
+        if e.value in params:  # type: ignore[attr-defined]
+            return False  # what its callers pass is handed on at their calls; its default is a root
+        bound = (binds or {}).get(e.value, ())  # type: ignore[attr-defined]
+        # a local bound to what cannot be placed (`fn = getattr(self, kind + "_loss")`)
+        return depth < 4 and any(v is not None and _opaque_target(v, params, binds, depth + 1) for v in bound)
+    if t is cst.Subscript:
+        return True
+    if t is cst.Call:
+        f = e.func  # type: ignore[attr-defined]
+        name = f.value if type(f) is cst.Name else f.attr.value if type(f) is cst.Attribute else ""
+        if name == "partial" or name == "Partial":
+            args = e.args  # type: ignore[attr-defined]
+            return bool(args) and _opaque_target(args[0].value, params, binds, depth + 1)
+        return True
+    if t is cst.Attribute:
+        base = e.value  # type: ignore[attr-defined]
+        while type(base) is cst.Attribute:
+            base = base.value  # type: ignore[attr-defined]
+        return type(base) is not cst.Name or base.value in ("self", "cls") or base.value in params  # type: ignore[attr-defined]
+    return False
+
+
 def summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[str]]) -> dict:
     """The file's part of its project's derivative reach (see the module docstring)."""
     _QUALNAME[0] = qualname
@@ -203,6 +238,11 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             for d in node.decorators:  # type: ignore[attr-defined]
                 _names(d.decorator, mentioned)
             fparams = frozenset(_param_names(node))
+            for p in (*node.params.params, *node.params.kwonly_params,  # type: ignore[attr-defined]
+                      *node.params.posonly_params):  # type: ignore[attr-defined]
+                if p.default is not None and type(p.default) in (cst.Name, cst.Attribute):
+                    # `def step(p, loss_fn=xent)`: a call that passes no function runs the default
+                    _names(p.default, roots)
             for c in children(node):
                 if type(c) is not cst.Name:
                     stack.append((c, name, fbinds, "", fparams))
@@ -234,6 +274,8 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
             q = qualname(node.func) or ""  # type: ignore[attr-defined]
             if q in DIFFERENTIATING or q in ("jax.linear_transpose", "jax.closure_convert"):
                 for a in node.args:  # type: ignore[attr-defined]
+                    if _opaque_target(a.value, params, binds):
+                        roots.add(OPAQUE)
                     _expand(a.value, binds, roots)
             elif not _plain_call(q, node.func) and not _applies_transform(qualname, node.func):  # type: ignore
                 for a in node.args:  # type: ignore[attr-defined]

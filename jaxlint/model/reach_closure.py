@@ -31,6 +31,10 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
     each file's module name (``pkg.ops``), for what an import names; ``entries``: the
     project's tests and notebooks, whose use of a function is no use by the project's own
     code (a library's function its tests call is still there for its users)."""
+    if any("*" in s.get("roots", ()) for s in summaries.values()):
+        # a derivative of a function no name places (model/gradreach.py OPAQUE): any
+        # function may be the one differentiated
+        return {}
     by_name: dict[str, list[tuple[str, str, str]]] = {}  # last name -> (kind, file, key)
     in_file: dict[tuple[str, str], list[tuple[str, str, str]]] = {}  # (file, key) -> targets
     methods_of: dict[tuple[str, str], list[str]] = {}
