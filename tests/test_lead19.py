@@ -227,3 +227,56 @@ _LOG_WHERE = ("`jnp.log({v})` is computed for every element, also where `{v} > 0
 ])
 def test_a_derivative_of_an_unplaced_function_keeps_jax120(tmp_path, monkeypatch, files, expected):
     assert _lint(tmp_path, monkeypatch, files, "JAX120") == [expected]
+
+
+# 5. A module constant another file rebinds is withheld from importers (numP); a test
+# module that sets it for itself, or a docstring line that shows how, rebinds nothing the
+# project's code runs with (merged-change review 19: a true JAX121 went silent).
+
+READER = """\
+import jax.numpy as jnp
+import pkg.config as cfg
+
+
+def last_slot():
+    slots = jnp.arange(cfg.CAPACITY)
+    return slots[8]
+"""
+
+TEST_SETS = """\
+from pkg import config, reader
+
+
+def test_small(monkeypatch):
+    config.CAPACITY = 9
+    assert reader.last_slot() == 8
+"""
+
+DOC_SHOWS = '''\
+from pkg import config
+
+
+def usage():
+    """Set the capacity before use::
+
+        config.CAPACITY = 16
+    """
+    return config.CAPACITY
+'''
+
+_OOB = ("index 8 is out of bounds for axis 0 with size 8, and JAX raises no IndexError: the read is "
+        "clamped to the nearest valid index (silently the wrong element)")
+
+
+@pytest.mark.parametrize("extra", [{"tests/test_reader.py": TEST_SETS}, {"pkg/doc.py": DOC_SHOWS}])
+def test_a_constant_set_only_by_a_test_or_a_docstring_keeps_its_value(tmp_path, monkeypatch, extra):
+    files = {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/config.py": "CAPACITY = 8\n",
+             "pkg/reader.py": READER, **extra}
+    assert _lint(tmp_path, monkeypatch, files, "JAX121") == [("JAX121", "pkg/reader.py", 7, 18, _OOB)]
+
+
+def test_a_constant_the_projects_code_rebinds_stays_unknown(tmp_path, monkeypatch):
+    files = {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/config.py": "CAPACITY = 8\n",
+             "pkg/reader.py": READER,
+             "pkg/setup.py": "from pkg import config\n\n\ndef grow():\n    config.CAPACITY = 16\n"}
+    assert _lint(tmp_path, monkeypatch, files, "JAX121") == []

@@ -23,11 +23,6 @@ from jaxlint.model.walk import arg_at, children, descendants, dotted_name, posit
 _KEY_WORDS = ("key", "rng", "prng", "rngkey", "prngkey", "seed_key")
 
 
-def test_module(path: str) -> bool:
-    """A test module (``test_*.py``, ``*_test.py``, ``conftest.py``): its helpers make
-    inputs from a fixed seed so that every test sees the same ones, on purpose."""
-    base = path.replace("\\", "/").rsplit("/", 1)[-1]
-    return base == "conftest.py" or base.startswith("test_") or base.endswith(("_test.py", "_test.ipynb"))
 
 
 def key_like_name(name: str) -> bool:

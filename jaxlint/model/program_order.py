@@ -345,11 +345,20 @@ def imported_attribute_writes(resolve, packages: frozenset[str], text: str) -> l
     imported at the top of the file -> what it imports (None: not imported)."""
     out: set[str] = set()
     for m in _DOTTED_ATTR_WRITE.finditer(text):
+        if _in_triple_quoted(text, m.start()):
+            continue  # a line of a docstring or other long string, not a statement
         head, _, rest = m.group(1).partition(".")
         full = resolve(head)
         if full is not None and full.split(".", 1)[0] in packages:
             out.add(f"{full}.{rest}.{m.group(2)}" if rest else f"{full}.{m.group(2)}")
     return sorted(out)
+
+
+def _in_triple_quoted(text: str, at: int) -> bool:
+    """Is offset ``at`` inside a triple-quoted string (an odd number of unescaped triple
+    quotes of one kind before it)?  A cheap look, enough for docstrings."""
+    before = text[:at]
+    return before.count('"""') % 2 == 1 or before.count("'''") % 2 == 1
 
 
 # `config.CAPACITY = n`, `pkg.config.CAPACITY += 8`: an attribute of a dotted name rebound

@@ -23,6 +23,7 @@ import re
 from typing import Callable, Iterable, Mapping, Optional
 
 from jaxlint.model import pytrees
+from jaxlint.paths import test_module
 from jaxlint.project.index import ProjectIndex
 
 Json = dict
@@ -93,7 +94,10 @@ def incoming_facts(
     methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     # module constants some file of the project rebinds (`config.CAPACITY = n`): unknown
-    rebound = {w for _, _, proj in outputs for w in proj.get("mod_writes") or ()}
+    # (not a test module's: a test that sets `config.CAPACITY = 2` for itself does not
+    # change the number the project's own code runs with)
+    rebound = {w for _, path, proj in outputs if not test_module(path)
+               for w in proj.get("mod_writes") or ()}
     int_modules: dict[str, bool] = {}
 
     def ints_in(m: str) -> bool:
