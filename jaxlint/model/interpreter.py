@@ -151,9 +151,7 @@ class Interpreter(Walker, CallEffects, Narrowing, Evaluator, Bindings):
         value depends on static would make it a Python value (jit/pmap only)."""
         if v.deps & JAX_COMPUTED:
             return ""
-        if not any(
-            ("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from")) for r in self.unit.reasons
-        ):
+        if not self.unit.jitted_itself:
             return ""
         params = [p for p in sorted(v.deps) if self.unit.param(p) is not None]
         if not params:

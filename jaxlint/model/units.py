@@ -273,6 +273,13 @@ class Unit:
         return bool(self.grad_reasons) and not self.traced and not self.host
 
     @property
+    def jitted_itself(self) -> bool:
+        """Jitted (or pmapped) itself: a decorator or a wrapper names the jit, not a loop
+        primitive it is the body of or a traced caller (its trace is cached per jit)."""
+        return any(("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from"))
+                   for r in self.reasons)
+
+    @property
     def is_module(self) -> bool:
         return type(self.node) is cst.Module  # (isinstance goes through the ABC machinery: slow)
 

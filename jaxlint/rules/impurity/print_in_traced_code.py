@@ -34,8 +34,7 @@ def _jitted_itself(unit) -> bool:
     body inside a jitted step): a decorator or a wrapper names the jit, so the trace
     is cached and a later call prints nothing."""
     while unit is not None:
-        if any(("jit" in r or "pmap" in r) and not r.startswith(("a body", "called from"))
-               for r in unit.reasons):
+        if unit.jitted_itself:
             return True
         unit = unit.parent
     return False
