@@ -378,7 +378,8 @@ def test_module_attribute_set_in_another_module_then_caches_cleared(tmp_path, mo
 
 def _leak(n: str, body: str) -> str:
     return (f"`{n}` lives outside the trace of `{body}`: storing a traced value in it leaks the tracer "
-            "(UnexpectedTracerError when it is used later), and cached calls do not store anything. "
+            "(using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), "
+            "and cached calls do not store anything. "
             "Return the value instead")
 
 

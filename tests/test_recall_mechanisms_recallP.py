@@ -257,7 +257,8 @@ print(inc(1.0), plus(0.0, 1.0), run(jnp.ones(3)), add(2.0), g(1.0), h(1.0))
 
 def _outer(name: str, fn: str) -> str:
     return (f"`{name}` lives outside the trace of `{fn}`: storing a traced value in it leaks the tracer "
-            "(UnexpectedTracerError when it is used later), and cached calls do not store anything. "
+            "(using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), "
+            "and cached calls do not store anything. "
             "Return the value instead")
 
 

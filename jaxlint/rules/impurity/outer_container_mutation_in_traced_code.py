@@ -259,7 +259,7 @@ class OuterContainerMutation(Rule):
             """,
             expected=[(9, 5)],
             messages=[
-                "`history` lives outside the trace of `step`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`history` lives outside the trace of `step`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
             ],
         ),
         Invalid(
@@ -279,8 +279,8 @@ class OuterContainerMutation(Rule):
             """,
             expected=[(9, 9), (10, 9)],
             messages=[
-                "`ys` lives outside the trace of `body`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
-                "`cache` lives outside the trace of `body`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`ys` lives outside the trace of `body`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
+                "`cache` lives outside the trace of `body`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
             ],
         ),
         # an attribute of a module-level object, and a lambda that closes over a tracer
@@ -315,9 +315,9 @@ class OuterContainerMutation(Rule):
             """,
             expected=[(15, 5), (16, 5), (22, 5)],
             messages=[
-                "`registry.hooks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
-                "`callbacks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
-                "`registry.hooks` lives outside the trace of `step`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`registry.hooks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
+                "`callbacks` lives outside the trace of `sketch`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
+                "`registry.hooks` lives outside the trace of `step`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
             ],
         ),
         # a list the enclosing function was given (`foo([0.])`) and a jitted closure adding a
@@ -339,7 +339,7 @@ class OuterContainerMutation(Rule):
             """,
             expected=[(7, 9)],
             messages=[
-                "`tot` lives outside the trace of `increment`: storing a traced value in it leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do not store anything. Return the value instead",
+                "`tot` lives outside the trace of `increment`: storing a traced value in it leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
             ],
         ),
     ]
@@ -392,8 +392,8 @@ class OuterContainerMutation(Rule):
         self.report(
             node,
             f"`{n}` lives outside the trace of `{self.ctx.unit.name}`: storing a traced value in it "
-            "leaks the tracer (UnexpectedTracerError when it is used later), and cached calls do "
-            "not store anything. Return the value instead",
+            "leaks the tracer (using it later raises UnexpectedTracerError, or ConcretizationTypeError "
+            "from `float()`/`bool()`), and cached calls do not store anything. Return the value instead",
         )
 
     def _outer_object_attr(self, base: cst.CSTNode) -> Optional[str]:
