@@ -19,7 +19,7 @@ class TrainerModule:
         self.exmp_batch = exmp_batch
         self.default_train_log_modes = default_train_log_modes
         self.state = {"w": jnp.zeros(exmp_batch["x"].shape[-1])}
-        self.train_step = jax.jit(self.create_training_step_function(), donate_argnums=(0, 2))
+        self.train_step = jax.jit(self.create_training_step_function(), donate_argnames=["metrics"])
 
     def init_train_metrics(self, batch: Batch | None = None) -> FrozenDict:
         """
