@@ -1,0 +1,1 @@
+from .evotuning_models import mlstm64

@@ -1,0 +1,2 @@
+from ._src.distributions.complex_normal.unit_variance import (ComplexUnitVarianceNormalEP,
+                                                              ComplexUnitVarianceNormalNP)

@@ -1,0 +1,2 @@
+from .point import PointMass
+from .smbh import SMBH

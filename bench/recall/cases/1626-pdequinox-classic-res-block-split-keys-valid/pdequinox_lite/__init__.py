@@ -1,0 +1,2 @@
+from .blocks import ClassicResBlock
+from .physics_conv import PhysicsConv

@@ -1,0 +1,1 @@
+from .fixed_order import GaussKronrodRule

@@ -1,0 +1,1 @@
+from brainpy_lite import math

@@ -1,0 +1,5 @@
+# -*- coding: utf-8 -*-
+
+from jax import numpy
+
+from .setting import *
