@@ -6,7 +6,11 @@ rejects or miscomputes under the trace) and its VALID twin (the fix), built from
 same templates.  ``tests/test_matrix_tracM.py`` lints all INVALID packages as one
 project and all VALID twins as another, and asserts every cell's finding (code, path,
 line, column, message) and every twin's silence.  ``python -m tests.matrix_tracM_cells
-DIR`` writes both projects under DIR (to lint or run them by hand).
+DIR`` writes both projects under DIR (to lint or run them by hand); ``... DIR --jax`` also
+runs every cell with JAX (flax, equinox, dm-haiku and optax installed; haliax's rows are
+left out) and prints each cell whose INVALID program does not fail as the sink says
+(TracerBoolConversionError or ConcretizationTypeError raised, a tracer printed, one
+``self.count += 1`` counted for two calls) or whose VALID twin does not run.
 
 The sinks: ``if v > 0:`` (JAX201), ``print(v)`` (JAX401), ``float(v)`` (JAX202),
 ``assert v > 0`` (JAX201), ``self.count += 1`` in a method that runs traced (JAX403).
@@ -104,11 +108,11 @@ ROWS = [
         "    (x,), (t,) = primals, tangents\n    return step(x), t\n\n\n"
         "@jax.jit\ndef train(x):\n    return jax.grad(step)(x)\n"),
     Row("shard_map",
-        "def step(v):\n{body}\n\n\ndef run(x):\n    mesh = jax.make_mesh((1,), (\"i\",))\n"
-        "    return jax.shard_map(step, mesh=mesh, in_specs=P(\"i\"), out_specs=P(\"i\"))(x)\n",
+        "def step(v):\n{body}\n\n\n@jax.jit\ndef run(x):\n    mesh = jax.make_mesh((1,), (\"i\",))\n"
+        "    return jax.shard_map(step, mesh=mesh, in_specs=P(), out_specs=P())(x)\n",
         imports="from jax.sharding import PartitionSpec as P\n"),
     Row("pjit", "def step(v):\n{body}\n\n\nstep_p = pjit(step)\n", imports="from jax.experimental.pjit import pjit\n"),
-    Row("eqx_filter_jit", "@eqx.filter_jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(3))\n",
+    Row("eqx_filter_jit", "@eqx.filter_jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(()))\n",
         imports="import equinox as eqx\n", libs=("equinox",)),
     Row("eqx_filter_vmap", "def step(v):\n{body}\n\n\nbatched = eqx.filter_vmap(step)\nbatched(jnp.ones(3))\n",
         imports="import equinox as eqx\n", libs=("equinox",)),
@@ -157,11 +161,11 @@ ROWS = [
     Row("jit_in_attribute",
         "def step(v):\n{body}\n\n\nclass Runner:\n    def __init__(self):\n        self.fn = jax.jit(step)\n\n"
         "    def __call__(self, x):\n        return self.fn(x)\n"),
-    Row("haliax_named_jit", "@hax.named_jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(3))\n",
+    Row("haliax_named_jit", "@hax.named_jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(()))\n",
         imports="import haliax as hax\n"),
-    Row("haliax_named_jit_bare", "def step(v):\n{body}\n\n\nfast = named_jit(step)\nfast(jnp.ones(3))\n",
+    Row("haliax_named_jit_bare", "def step(v):\n{body}\n\n\nfast = named_jit(step)\nfast(jnp.ones(()))\n",
         imports="from haliax import named_jit\n"),
-    Row("nnx_jit", "@nnx.jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(3))\n", imports="from flax import nnx\n", libs=("flax",)),
+    Row("nnx_jit", "@nnx.jit\ndef step(v):\n{body}\n\n\nstep(jnp.ones(()))\n", imports="from flax import nnx\n", libs=("flax",)),
 ]
 
 COLUMNS = ("itself", "helper", "module_abs", "module_rel", "reexport", "self_method", "base_method",
@@ -298,8 +302,69 @@ def write(root: Path, which: str) -> None:
             p.write_text(text)
 
 
+def run_with_jax(base: Path, which: str) -> list[tuple]:
+    """Import each cell of ``base/which`` and call its entry (a driver per row) with
+    JAX; the cells that do not behave as ``which`` says (see the module's docstring)."""
+    import contextlib
+    import importlib
+    import io
+
+    import jax.numpy as jnp
+
+    sys.path.insert(0, str(base / which))
+    X = lambda: jnp.float32(1.5)  # noqa: E731
+    D = {
+     "partial_jit": "m.step(X(), 2)", "jit_in_function": "m.run(X())", "jit_lambda": "m.run(X())",
+     "jit_method_in_init": "o = m.Model(); o.fwd(X()); o.fwd(X()); print('COUNT', o.count)",
+     "jit_method_partial_self": "o = m.Model(); o.step(X()); o.step(X()); print('COUNT', o.count)",
+     "vmap": "m.batched(jnp.ones(3))", "pmap": "m.parallel(jnp.ones(1))",
+     "checkpoint": "m.run(X())", "scan_body": "m.run(jnp.ones(3))", "fori_body": "m.run()",
+     "while_body": "m.run()", "while_cond": "m.run()", "cond_branch": "m.run(True, X())",
+     "switch_branch": "m.run(0, X())", "lax_map": "m.run(jnp.ones(3))", "shard_map": "m.run(X())",
+     "pjit": "m.step_p(X())", "eqx_filter_vmap": "", "eqx_filter_grad_in_filter_jit": "",
+     "flax_compact_apply_in_jit": "m.train({}, X())", "flax_nn_jit": "m.train({}, X())",
+     "haiku_transform_apply_jit": "m.apply_fn({}, None, X())",
+     "optax_update_in_jit": "m.train(X(), m.optax.EmptyState())",
+     "factory_closure": "m.make_step(2)(X())", "factory_returns_jit": "m.make_step()(X())",
+     "jit_in_dict": "m.STEPS['train'](X())", "jit_in_attribute": "m.Runner()(X())", "nnx_jit": "",
+    }
+    TRAIN = {"grad_in_jit", "value_and_grad_in_jit", "jacrev_in_jit", "hessian_in_jit", "custom_vjp", "custom_vjp_bwd",
+             "custom_jvp", "eqx_filter_value_and_grad_in_jit"}
+    bad = []
+    for c in cells():
+        if c.row.startswith("haliax"):
+            continue
+        pkg = c.expected[1].split("/")[0]
+        driver = D.get(c.row, "m.train(X())" if c.row in TRAIN else "m.step(X())")
+        out, err = io.StringIO(), None
+        try:
+            with contextlib.redirect_stdout(out):
+                m = importlib.import_module(pkg + ".main")
+                exec(driver, {"m": m, "X": X, "jnp": jnp})
+        except Exception as e:  # noqa: BLE001 (what JAX raised is the verdict)
+            err = type(e).__name__
+        printed = out.getvalue()
+        if which == "valid":
+            ok = err is None and "Tracer" not in printed and "COUNT 1" not in printed
+        elif c.sink == "print":
+            ok = err is None and "Tracer" in printed
+        elif c.sink == "mutate":
+            ok = err is None and "COUNT 1" in printed
+        else:
+            ok = err in ("TracerBoolConversionError", "ConcretizationTypeError")
+        if not ok:
+            bad.append((pkg, c.sink, err, printed[:80]))
+    return bad
+
+
 if __name__ == "__main__":
     base = Path(sys.argv[1])
     write(base / "invalid", "invalid")
     write(base / "valid", "valid")
     print(len(cells()), "cells")
+    if "--jax" in sys.argv:
+        which = "invalid" if "--valid" not in sys.argv else "valid"
+        wrong = run_with_jax(base, which)
+        print(which, "cells that do not behave so:", len(wrong))
+        for w in wrong:
+            print(" ", w)
