@@ -153,6 +153,11 @@ ROWS = [
     Row("user_decorator_factory_args",
         "def compiled(**jit_kwargs):\n    def deco(fn):\n        return jax.jit(fn, **jit_kwargs)\n\n    return deco\n\n\n"
         "@compiled()\ndef step(v):\n{body}\n"),
+    Row("user_decorator_optional_fn_other_module", "@compiled(donate=False)\ndef step(v):\n{body}\n",
+        imports="from .utils import compiled\n",
+        files={"utils.py": (
+            "import jax\n\n\ndef compiled(fn=None, donate=False):\n    if fn is None:\n"
+            "        return lambda f: compiled(f, donate=donate)\n    return jax.jit(fn)\n")}),
     Row("factory_closure",
         "def make_step(scale):\n    @jax.jit\n    def step(v):\n{body}\n\n    return step\n", indent=8),
     Row("factory_returns_jit",

@@ -361,6 +361,8 @@ class Indexer:
         # (`decorator_call`); the decorated unit of each such call
         self._decorations: list[tuple[Unit, cst.Call]] = []
         self._decorated: dict[int, Unit] = {}
+        # `@compiled()` of a local factory: (scope, the factory's name, the decorated def)
+        self._decorator_factories: list[tuple[Unit, str, Unit]] = []
         # transformation sites of a method of a parameter (`jax.jit(agent.update)`), waiting
         # for the instance kind the callers pass (apply_facts)
         self._method_sites: list[tuple[TransformSite, int, frozenset[str], str, Optional[int], str]] = []
@@ -817,6 +819,26 @@ class Indexer:
                 if t is not None and not positional_args(dec):
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
+                    return
+            if fq is None or apis.transform_for(fq) is None:
+                self._decorator_call(dec, fn, scope)
+
+    def _decorator_call(self, dec: cst.Call, fn: Unit, scope: Unit) -> None:
+        """``@named_jit(axis_resources=...)`` or ``@compiled()`` on a def, ``named_jit``/
+        ``compiled`` a function of the project: (1) given keywords only, the def is what
+        its first positional parameter receives (``def named_jit(fn=None, **kw): if fn is
+        None: return lambda f: named_jit(f, **kw)``); (2) a function of this file that
+        returns one function (``def compiled(**kw): def deco(fn): return jax.jit(fn, **kw);
+        return deco``): that function is called with the def.  What those parameters are
+        handed to (``takes_fns``, ``transformed_params``) traces the def."""
+        if dotted_name(dec.func) is None or not isinstance(fn.node, cst.FunctionDef) or positional_args(dec) \
+                or any(a.star for a in dec.args):
+            return
+        call = cst.Call(func=dec.func, args=(cst.Arg(value=fn.node.name), *dec.args))
+        self._decorations.append((scope, call))
+        self._decorated[id(call)] = fn
+        if type(dec.func) is cst.Name:
+            self._decorator_factories.append((scope, dec.func.value, fn))
 
     def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
         pos = positional_args(call)
@@ -1314,6 +1336,13 @@ class Indexer:
                 target = unit.lookup_def(call.func.value)
                 if target is not None:
                     calls_of.setdefault(id(target), []).append((unit, call))
+        for scope, name, fn in self._decorator_factories:
+            factory = scope.lookup_def(name)
+            inner = returned_function(factory, self.index.unit_of) if factory is not None else None
+            if inner is not None and isinstance(fn.node, cst.FunctionDef):
+                call = cst.Call(func=cst.Name(inner.name), args=(cst.Arg(value=fn.node.name),))
+                self._decorated[id(call)] = fn
+                calls_of.setdefault(id(inner), []).append((scope, call))
         while todo:
             callee, pname, site = todo.pop()
             param = callee.param(pname)
