@@ -113,6 +113,11 @@ TRANSFORMS: dict[str, Transform] = {
     "equinox.filter_grad": _CONCRETE,
     "equinox.filter_value_and_grad": _CONCRETE,
     "equinox.filter_checkpoint": Transform(filtered=True),
+    # haliax (levanter's named-axis layer), read from its API, not installed here:
+    # `named_jit` and its `filter_jit` are equinox's filter_jit with axis mapping: the
+    # arguments that are arrays are traced, the rest static
+    "haliax.named_jit": Transform(filtered=True),
+    "haliax.filter_jit": Transform(filtered=True),
     "equinox.internal.while_loop": Transform(
         fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False
     ),

@@ -757,6 +757,13 @@ class CallEffects:
                           and inner.value.value == "self" and self.unit.cls is not None):
                         target = self.unit.cls.methods.get(inner.attr.value)  # jax.grad(self.loss)(p, x)
                         n_bound = bound_receiver(target)
+        if target is None and wrapped is None and type(func) in (cst.Call, cst.Name):
+            # `partial(check, 2)(v)`, `g = partial(check, 2)` ... `g(v)`: the function of
+            # this file the partial holds runs with the bound arguments, then the call's
+            held = self._partial_call(call)
+            if held is not None:
+                target, call = held
+                func = call.func
         if target is None and wrapped is None and type(func) is cst.Name and self.settings.module is not None:
             # `g(x)` with `g = jax.grad(losses.loss)`: the imported function runs with these
             wrapped = self._transformed_import(func)
@@ -831,6 +838,32 @@ class CallEffects:
             for other in overrides:
                 if other is not target and other is not self.unit and not other.host:
                     self._enter_target(call, func, other, bound_receiver(other), fresh)
+
+    def _partial_call(self, call: cst.Call) -> Optional[tuple[Unit, cst.Call]]:
+        """``partial(check, 2)(v)`` (or through a name bound once to the partial): the
+        function of this file it holds, and the call it amounts to (``check(2, v)``: the
+        partial's arguments, then the call's; the argument nodes are the written ones).
+        None when the partial holds no function of this file, or stars hide the arguments."""
+        func = call.func
+        if type(func) is cst.Name:
+            if self.lookup(func.value) is None or self.lookup(func.value).kind != V.FUNCTION:
+                return None
+            func = bound_once(self.index, self.unit, func)
+        if type(func) is not cst.Call or self.qualname(func.func) not in apis.PARTIALS:
+            return None
+        pos = positional_args(func)
+        if not pos or type(pos[0].value) is not cst.Name or any(a.star for a in (*func.args, *call.args)):
+            return None
+        name = pos[0].value.value
+        v = self.lookup(name)
+        target = v.unit if v is not None and v.unit is not None else (
+            self.unit.lookup_def(name) if v is None else None)
+        if target is None or not isinstance(target.node, cst.FunctionDef) or target.cls is not None:
+            return None
+        bound = [a for a in func.args if a is not pos[0]]
+        given = [a for a in call.args if a.keyword is None] + [a for a in bound if a.keyword is not None]
+        given = [a for a in bound if a.keyword is None] + given + [a for a in call.args if a.keyword is not None]
+        return target, cst.Call(func=pos[0].value, args=tuple(given))
 
     def _none_guarded(self) -> frozenset[int]:
         """model/overrides.none_guarded_calls of this unit (computed once)."""

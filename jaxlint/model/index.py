@@ -356,6 +356,13 @@ class Indexer:
         # a transformation applied to a parameter (`def fit(loss_fn): jax.jit(jax.grad(loss_fn))`):
         # (the function, the parameter, the site); what its callers pass is transformed
         self._param_sites: list[tuple[Unit, str, TransformSite]] = []
+        # a def decorated by a function of the project, not by a transformation (`@compiled`):
+        # the decorator applied to the def, as the call `compiled(step)` it stands for
+        # (`decorator_call`); the decorated unit of each such call
+        self._decorations: list[tuple[Unit, cst.Call]] = []
+        self._decorated: dict[int, Unit] = {}
+        # `@compiled()` of a local factory: (scope, the factory's name, the decorated def)
+        self._decorator_factories: list[tuple[Unit, str, Unit]] = []
         # transformation sites of a method of a parameter (`jax.jit(agent.update)`), waiting
         # for the instance kind the callers pass (apply_facts)
         self._method_sites: list[tuple[TransformSite, int, frozenset[str], str, Optional[int], str]] = []
@@ -760,6 +767,8 @@ class Indexer:
                 self._reg_calls.setdefault(pos[0].value.value, []).append((q, call))
         if q in slots.TREE_MAPS and call.args and type(call.args[0].value) is cst.Name:
             self._factory_calls.append((unit, call))  # the function mapped runs after the caller
+        if q in apis.PARTIALS and call.args and call.args[0].keyword is None and type(call.args[0].value) is cst.Name:
+            self._factory_calls.append((unit, call))  # `partial(check, 2)(v)` runs `check` after the caller
         t = apis.transform_for(q) or slots.slot_for(q)
         if t is None:
             return
@@ -785,6 +794,14 @@ class Indexer:
             t = apis.transform_for(q)
             if t is not None:
                 self.index.sites.append(TransformSite(t, q, None, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
+                return
+        if dotted_name(dec) is not None and isinstance(fn.node, cst.FunctionDef):
+            # `@compiled` (a function of the project): the call `compiled(step)`; what
+            # its body hands to a transformation (`return jax.jit(fn)`) traces `step`
+            call = cst.Call(func=dec, args=(cst.Arg(value=fn.node.name),))
+            self._decorations.append((scope, call))
+            self._decorated[id(call)] = fn
+        if q is not None:
             return
         if isinstance(dec, cst.Call):
             fq = self.qualname(dec.func)
@@ -802,6 +819,26 @@ class Indexer:
                 if t is not None and not positional_args(dec):
                     # @jax.jit(static_argnames=...) / @eqx.filter_jit(donate=...)
                     self.index.sites.append(TransformSite(t, fq, dec, fn.node.name, scope, target=fn))  # type: ignore[union-attr]
+                    return
+            if fq is None or apis.transform_for(fq) is None:
+                self._decorator_call(dec, fn, scope)
+
+    def _decorator_call(self, dec: cst.Call, fn: Unit, scope: Unit) -> None:
+        """``@named_jit(axis_resources=...)`` or ``@compiled()`` on a def, ``named_jit``/
+        ``compiled`` a function of the project: (1) given keywords only, the def is what
+        its first positional parameter receives (``def named_jit(fn=None, **kw): if fn is
+        None: return lambda f: named_jit(f, **kw)``); (2) a function of this file that
+        returns one function (``def compiled(**kw): def deco(fn): return jax.jit(fn, **kw);
+        return deco``): that function is called with the def.  What those parameters are
+        handed to (``takes_fns``, ``transformed_params``) traces the def."""
+        if dotted_name(dec.func) is None or not isinstance(fn.node, cst.FunctionDef) or positional_args(dec) \
+                or any(a.star for a in dec.args):
+            return
+        call = cst.Call(func=dec.func, args=(cst.Arg(value=fn.node.name), *dec.args))
+        self._decorations.append((scope, call))
+        self._decorated[id(call)] = fn
+        if type(dec.func) is cst.Name:
+            self._decorator_factories.append((scope, dec.func.value, fn))
 
     def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
         pos = positional_args(call)
@@ -1252,7 +1289,7 @@ class Indexer:
         this file, or imported: a fact for its module) is traced by it."""
         takes = self.index.imported_takes_fns
         todo = []
-        for unit, call in self._pending_calls + self._dotted_calls:
+        for unit, call in self._pending_calls + self._dotted_calls + self._decorations:
             written = dotted_name(call.func)
             if written is None or written not in takes:
                 continue
@@ -1278,7 +1315,8 @@ class Indexer:
                     unit.transformed_params.setdefault(arg.value, tq)
                     todo.append((unit, arg.value, TransformSite(t, tq, call, arg, unit, seq=1 << 30)))
                     continue
-                self._apply_site(TransformSite(t, tq, call, arg, unit, seq=1 << 30), 1)
+                self._apply_site(TransformSite(t, tq, call, arg, unit, seq=1 << 30,
+                                               target=self._decorated.get(id(call))), 1)
         if todo:
             self._passed_functions(todo)
 
@@ -1293,11 +1331,18 @@ class Indexer:
             return
         # the calls by name of each function of the file (one pass over the calls)
         calls_of: dict[int, list] = {}
-        for unit, call in self._pending_calls:
+        for unit, call in self._pending_calls + self._decorations:
             if type(call.func) is cst.Name:
                 target = unit.lookup_def(call.func.value)
                 if target is not None:
                     calls_of.setdefault(id(target), []).append((unit, call))
+        for scope, name, fn in self._decorator_factories:
+            factory = scope.lookup_def(name)
+            inner = returned_function(factory, self.index.unit_of) if factory is not None else None
+            if inner is not None and isinstance(fn.node, cst.FunctionDef):
+                call = cst.Call(func=cst.Name(inner.name), args=(cst.Arg(value=fn.node.name),))
+                self._decorated[id(call)] = fn
+                calls_of.setdefault(id(inner), []).append((scope, call))
         while todo:
             callee, pname, site = todo.pop()
             param = callee.param(pname)
@@ -1320,7 +1365,8 @@ class Indexer:
                         unit.transformed_params.setdefault(arg.value, site.qualname)
                         todo.append((unit, arg.value, site))
                     continue
-                passed = TransformSite(site.transform, site.qualname, site.call, arg, unit, seq=1 << 30)
+                passed = TransformSite(site.transform, site.qualname, site.call, arg, unit, seq=1 << 30,
+                                       target=self._decorated.get(id(call)))
                 self._apply_site(passed, 1)
 
     def _holders(self) -> None:

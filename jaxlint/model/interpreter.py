@@ -202,14 +202,43 @@ def schedule(index: FileIndex) -> list[Unit]:
                 remaining.remove(uid)
                 progressed = True
         if not progressed:
-            # a cycle: take the earliest remaining unit whose enclosing unit is done
-            for uid in remaining:
-                parent = by_id[uid].parent
-                if parent is None or id(parent) in done:
-                    break
-            else:
-                uid = remaining[0]
+            # a cycle: take the earliest remaining unit of the cycle itself (each caller it
+            # waits for waits for it in turn: `f` and its custom_vjp rule `f_fwd`, which
+            # calls `f`), not one downstream of it (`f`'s helper), whose enclosing unit is done
+            uid = _cycle_entry(remaining, preds, done, by_id)
             out.append(by_id[uid])
             done.add(uid)
             remaining.remove(uid)
     return out
+
+
+def _cycle_entry(remaining: list[int], preds: dict[int, set[int]], done: set[int], by_id: dict) -> int:
+    """The unit to analyse first when every remaining one waits for a caller: the earliest
+    whose enclosing unit is done and whose callers not yet done each wait (transitively)
+    for it; else the earliest whose enclosing unit is done; else the earliest."""
+    def waits_for(start: int, target: int) -> bool:
+        seen = {start}
+        todo = [start]
+        while todo and len(seen) < 2000:
+            for q in preds[todo.pop()]:
+                if q == target:
+                    return True
+                if q not in done and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        return False
+
+    fallback = None
+    tried = 0
+    for uid in remaining:
+        parent = by_id[uid].parent
+        if parent is not None and id(parent) not in done:
+            continue
+        if fallback is None:
+            fallback = uid
+        tried += 1
+        if tried > 50:
+            break  # (a bound on the work: the earliest then)
+        if all(waits_for(p, uid) for p in preds[uid] if p not in done and p != uid):
+            return uid
+    return fallback if fallback is not None else remaining[0]

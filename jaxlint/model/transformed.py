@@ -16,6 +16,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.values import Value
+from jaxlint.model.scopes import bound_once
 from jaxlint.model.walk import keyword_arg, positional_args
 
 # transformations whose result is the derivative (and value) computed by JAX
@@ -41,11 +42,18 @@ def filtered_call_arrays(interp, call: cst.Call) -> None:
     those it passes a Python value stay static, as equinox filters them.  ``interp``:
     the interpreter, walking the caller (callers come first)."""
     func = call.func
-    if type(func) is not cst.Name:
-        return
-    v = interp.lookup(func.value)
-    target = v.unit if v is not None and v.unit is not None else (
-        interp.unit.lookup_def(func.value) if v is None else None)
+    target = None
+    if type(func) is cst.Name:
+        v = interp.lookup(func.value)
+        target = v.unit if v is not None and v.unit is not None else (
+            interp.unit.lookup_def(func.value) if v is None else None)
+        if target is None and v is not None and v.transform is not None:
+            # `fast = named_jit(step)` ... `fast(x)`: the name bound once to the transformation
+            func = bound_once(interp.index, interp.unit, func)
+    if target is None and type(func) is cst.Call and (t := apis.transform_for(interp.qualname(func.func))) is not None \
+            and t.filtered and func.args and func.args[0].keyword is None and type(func.args[0].value) is cst.Name:
+        # `eqx.filter_vmap(step)(x)`: the function of this file it transforms
+        target = interp.unit.lookup_def(func.args[0].value.value)
     if target is None or not target.filtered_params or any(a.star for a in call.args):
         return
     positional = target.positional()

@@ -554,7 +554,14 @@ def _resolved(index: ProjectIndex, module: str, path: str, proj: Json,
                         fact.update(kind=kind, path=path, reason=_reason(
                             kind, rec.get("caller", ""), path, rec["line"], rec["why"], rec.get("cell")))
                         records.append((sub.module, sub.qualname, fact, json.dumps(fact, sort_keys=True)))
-                continue
+                inherited = index.resolve(target.module, f"{target.qualname}.{returned}") \
+                    if target is not None and target.kind == "class" and returned else None
+                if inherited is None or inherited.kind != "function" or inherited.module == target.module:
+                    continue
+                # ... and `m` itself where the class inherits it from a base of another
+                # module (`class Checker(Base)`, `Base.check` in helpers.py): it runs there
+                receiver = f"{target.module}:{target.qualname}"
+                target, returned = inherited, None
             if target is None and kind == "site" and callee.endswith(".apply"):
                 # `jax.jit(model.apply)`, `model = Model(...)` of a flax linen module class:
                 # its `__call__` is traced (`self` stands where `variables` is passed)
