@@ -234,7 +234,7 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.lax.tie_in", "its second argument (it was a no-op)", "0.4.24", "0.4.29", None),
     Deprecation("jax.lax.prod", "`math.prod`", "0.4.11", "0.4.16", None),
     Deprecation("jax.lax.zeros_like_array", "`jnp.zeros_like`", "0.7.1", "by 0.10.2", "safe",
-                new_qualname="jax.numpy.zeros_like"),
+                new_qualname="jax.numpy.zeros_like", import_from=("jax.numpy", "zeros_like")),
     Deprecation("jax.nn.normalize", "`jax.nn.standardize`", "0.3.5", "0.4.29", "safe",
                 new_qualname="jax.nn.standardize", import_from=("jax.nn", "standardize")),
     Deprecation("jax.scipy.linalg.tril", "`jnp.tril`", "0.4.16", "0.4.24", "safe", new_qualname="jax.numpy.tril"),

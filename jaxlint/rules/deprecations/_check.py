@@ -417,7 +417,7 @@ class DeprecationCheck(Check):
                 # jax.experimental.host_callback import id_print` ... `id_print(x)`), or
                 # from several (each import of it removed: whichever binds it, it is gone)
                 row = D.lookup(q)
-                if row is not None and row.removed and not _drop_in(row, func.value, q) \
+                if row is not None and row.removed and not _drop_in(ctx, row, func.value, q, node) \
                         and self._removed_binding(func.value):
                     self._emit(row, func, func.value, via=q)
             return
@@ -680,13 +680,19 @@ def _source(row: D.Deprecation) -> str:
     return ", ".join(dict.fromkeys(cites))
 
 
-def _drop_in(row: D.Deprecation, local: str, qualname: str) -> bool:
+def _drop_in(ctx, row: D.Deprecation, local: str, qualname: str, call: Optional[cst.Call] = None) -> bool:
     """A removed name imported under an alias of the user's (`PartitionSpec as P`) whose
     replacement is the same callable under a new path, taking every call the old one
     took: the import's fix keeps the alias (`from jax.sharding import PartitionSpec as
     P`) and so mends every call of it; a call is that import's finding again (fresh set
     20: 35 calls of `P(...)` under two reported imports). A call spelled with the
     removed name itself (`tree_multimap(...)`, renamed at the call by the fix) or of a
-    name with no drop-in replacement (`id_print(x)`) needs its own change: reported."""
-    return (row.fix == "safe" and row.new_qualname is not None and row.call is None
-            and row.import_from is not None and local != qualname.rpartition(".")[2])
+    name with no drop-in replacement (`id_print(x)`) needs its own change: reported.  A
+    row whose call shape changed (`with_sharding_constraint(x, axis_resources=s)`: the
+    keyword is gone) is a drop-in only at a call whose arguments the new function takes
+    as they are written (`wsc(x, P("data"))`); another call is reported, with the change
+    it needs."""
+    if not (row.fix == "safe" and row.new_qualname is not None and row.import_from is not None
+            and local != qualname.rpartition(".")[2]):
+        return False
+    return row.call is None or call is not None and _call_edits(ctx, row.call, call.args, bound_later=False) == []
