@@ -1915,6 +1915,15 @@ class Indexer:
             if ctor is not None:
                 callee = f"{ctor}.apply"
                 fn = cst.parse_expression(callee)
+        elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Call):
+            # `jax.grad(model.Model().loss)`: the method of the imported class, its `self`
+            # bound to the instance built in place
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is None:
+                return
+            callee = f"{ctor}.{fn.attr.value}"
+            fn = cst.parse_expression(callee)
+            n_bound += 1
         elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Name) and fn.value.value not in ("self", "cls"):
             # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
             # imported class, its `self` bound

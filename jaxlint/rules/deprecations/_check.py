@@ -396,6 +396,13 @@ class DeprecationCheck(Check):
         func = node.func
         q = ctx.qualname(func)
         if q is not None:
+            if q in _CONFIG_UPDATE and node.args and node.args[0].keyword is None \
+                    and isinstance(node.args[0].value, cst.SimpleString):
+                flag = D.FLAGS.get(node.args[0].value.evaluated_value or "")
+                if flag is not None:
+                    # `jax.config.update("jax_array", True)`: AttributeError, "Unrecognized config option"
+                    self._emit(flag, node.args[0].value, f'jax.config.update("{flag.old}", ...)')
+                return
             if q in D.CALL_SHAPED and isinstance(func, (cst.Attribute, cst.Name)):
                 self._sites[id(func)] = ("call", node)
             kw_rows = D.KWARGS.get(q)
@@ -658,6 +665,8 @@ def table_doc(code: str) -> str:
             old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "(...)" if r.old in _REMOVED_CALLED_METHODS else "")
         if r.kind == "module":
             old += " (module)"
+        if r.kind == "flag":
+            old = f'jax.config.update("{r.old}", ...)'
         dep, rem = r.deprecated or "-", r.removed or "-"
         if r.library != "JAX":
             dep, rem = (f"{r.library} {v}" if v != "-" else v for v in (dep, rem))
@@ -678,6 +687,11 @@ def _source(row: D.Deprecation) -> str:
         else:
             cites.append(f"CHANGELOG {head}")
     return ", ".join(dict.fromkeys(cites))
+
+
+# `jax.config.update(...)`, also through `from jax import config` and the old
+# `from jax.config import config` (itself JAX905)
+_CONFIG_UPDATE = frozenset({"jax.config.update", "jax.config.config.update"})
 
 
 def _drop_in(ctx, row: D.Deprecation, local: str, qualname: str, call: Optional[cst.Call] = None) -> bool:
