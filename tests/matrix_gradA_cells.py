@@ -233,94 +233,120 @@ def _scaled(inner: str, scale: Optional[str]) -> str:
 # smaller).  Each cell: (INVALID files, VALID files: the replacement, or a check that
 # JAX 0.10.2 decides for the new branch).
 
-_NEW_BRANCH = 'if hasattr(jax, "tree"):\n    {new}\nelse:\n    {old}\n'
-_OLD_BRANCH = 'if jax.__version__ >= "0.4.26":\n    {new}\nelse:\n    {old}\n'
+_BRANCH = "if {test}:\n    {first}\nelse:\n    {second}\n"
+_NEW_TAKEN = 'hasattr(jax, "tree")'  # true on JAX 0.10.2: the first branch runs
+_OLD_TAKEN = 'jax.__version__ >= "0.4.26"'  # strings: "0.10.2" < "0.4.26", the else branch runs
 
 
-def _versioned(head: str, old: str, new: str, valid: bool) -> dict[str, str]:
-    return {"main.py": head + (_NEW_BRANCH if valid else _OLD_BRANCH).format(old=old, new=new)}
-
-
-def _api(head: str, old: str, new: str, alias_head: str, alias_old: str, alias_new: str,
-         compat_old: str, compat_new: str, use: str) -> dict[str, tuple[dict[str, str], dict[str, str]]]:
+def _api(head: str, old: tuple[str, str], new: tuple[str, str], alias: tuple[str, str, str],
+         compat: tuple[str, str, str], branch: tuple[str, str, str]) -> dict[str, tuple[dict[str, str], dict[str, str]]]:
+    """``old``/``new``: (import lines, use) of the removed API and of its replacement;
+    ``alias``: (import line, use) under the user's alias, then the replacement's whole
+    text; ``compat``: the project module's text, old and new, and ``main.py``'s use of
+    it; ``branch``: the two statements a version check chooses between, and what follows."""
+    a_head, a_use, a_new = alias
+    c_old, c_new, c_use = compat
+    b_old, b_new, b_after = branch
+    main_c = "import jax\nimport compat\n" + c_use + "\n"
     return {
-        "direct": ({"main.py": head + old + "\n"}, {"main.py": head + new + "\n"}),
-        "alias": ({"main.py": alias_head + alias_old + "\n"}, {"main.py": alias_head + alias_new + "\n"}),
-        "reexport": ({"compat.py": compat_old + "\n", "main.py": "import jax\nimport compat\n" + use + "\n"},
-                     {"compat.py": compat_new + "\n", "main.py": "import jax\nimport compat\n" + use + "\n"}),
-        "version_check": (_versioned(head, old, new, False), _versioned(head, old, new, True)),
+        "direct": ({"main.py": head + old[0] + old[1] + "\n"}, {"main.py": head + new[0] + new[1] + "\n"}),
+        "alias": ({"main.py": a_head + a_use + "\n"}, {"main.py": a_new + "\n"}),
+        "reexport": ({"compat.py": c_old + "\n", "main.py": main_c}, {"compat.py": c_new + "\n", "main.py": main_c}),
+        "version_check": (
+            {"main.py": head + _BRANCH.format(test=_OLD_TAKEN, first=b_new, second=b_old) + b_after},
+            {"main.py": head + _BRANCH.format(test=_NEW_TAKEN, first=b_new, second=b_old) + b_after}),
     }
 
 
+_KEY_USE = "def draw(key: {}) -> jax.Array:\n    return jax.random.normal(key)"
 API_ROWS: dict[str, dict[str, tuple[dict[str, str], dict[str, str]]]] = {
     "tree_multimap": _api(
-        "import jax\n", "y = jax.tree_multimap(lambda a, b: a + b, [1.0], [2.0])",
-        "y = jax.tree.map(lambda a, b: a + b, [1.0], [2.0])",
-        "import jax.tree_util as tu\n", "y = tu.tree_multimap(lambda a, b: a + b, [1.0], [2.0])",
-        "y = tu.tree_map(lambda a, b: a + b, [1.0], [2.0])",
-        "import jax\n\ntree_map2 = jax.tree_multimap", "import jax\n\ntree_map2 = jax.tree.map",
-        "y = compat.tree_map2(lambda a, b: a + b, [1.0], [2.0])"),
+        "import jax\n", ("", "y = jax.tree_multimap(lambda a, b: a + b, [1.0], [2.0])"),
+        ("", "y = jax.tree.map(lambda a, b: a + b, [1.0], [2.0])"),
+        ("import jax.tree_util as tu\n", "y = tu.tree_multimap(lambda a, b: a + b, [1.0], [2.0])",
+         "import jax.tree_util as tu\ny = tu.tree_map(lambda a, b: a + b, [1.0], [2.0])"),
+        ("import jax\n\ntree_map2 = jax.tree_multimap", "import jax\n\ntree_map2 = jax.tree.map",
+         "y = compat.tree_map2(lambda a, b: a + b, [1.0], [2.0])"),
+        ("tmap = jax.tree_multimap", "tmap = jax.tree.map", "y = tmap(lambda a, b: a + b, [1.0], [2.0])\n")),
     "partial_from_jax": _api(
-        "import jax\nfrom jax import partial\n", "f = partial(max, 0)", "f = jax.tree_util.Partial(max, 0)",
-        "from jax import partial as bind\n", "f = bind(max, 0)", "f = max",
-        "from jax import partial", "from functools import partial", "f = compat.partial(max, 0)"),
+        "import jax\n", ("from jax import partial\n", "f = partial(max, 0)"),
+        ("from functools import partial\n", "f = partial(max, 0)"),
+        ("from jax import partial as bind\n", "f = bind(max, 0)", "from functools import partial as bind\nf = bind(max, 0)"),
+        ("from jax import partial", "from functools import partial", "f = compat.partial(max, 0)"),
+        ("from jax import partial", "from functools import partial", "f = partial(max, 0)\n")),
     "host_callback": _api(
-        "import jax\nimport jax.experimental.host_callback as hcb\n", "y = hcb.id_print(1.0)",
-        "y = 1.0",
-        "import jax\nfrom jax.experimental.host_callback import id_print as show\n", "y = show(1.0)", "y = 1.0",
-        "from jax.experimental import host_callback as hcb", "from jax import debug as hcb",
-        "compat.hcb.print('{}', 1.0)"),
+        "import jax\n", ("import jax.experimental.host_callback as hcb\n", "y = hcb.id_print(1.0)"),
+        ("", "jax.debug.print('{}', 1.0)"),
+        ("import jax\nfrom jax.experimental.host_callback import id_print as show\n", "y = show(1.0)",
+         "import jax\nfrom jax.debug import print as show\nshow('{}', 1.0)"),
+        ("from jax.experimental import host_callback as hcb", "from jax import debug as hcb",
+         "compat.hcb.print('{}', 1.0)"),
+        ("from jax.experimental.host_callback import id_print", "id_print = print", "id_print(1.0)\n")),
     "optimizers": _api(
-        "import jax\nfrom jax.experimental import optimizers\n", "opt = optimizers.sgd(0.1)",
-        "opt = jax.example_libraries.optimizers.sgd(0.1)",
-        "import jax\nimport jax.experimental.optimizers as optim\n", "opt = optim.sgd(0.1)",
-        "opt = jax.example_libraries.optimizers.sgd(0.1)",
-        "from jax.experimental import optimizers", "from jax.example_libraries import optimizers",
-        "opt = compat.optimizers.sgd(0.1)"),
+        "import jax\n", ("from jax.experimental import optimizers\n", "opt = optimizers.sgd(0.1)"),
+        ("from jax.example_libraries import optimizers\n", "opt = optimizers.sgd(0.1)"),
+        ("import jax.experimental.optimizers as optim\n", "opt = optim.sgd(0.1)",
+         "import jax.example_libraries.optimizers as optim\nopt = optim.sgd(0.1)"),
+        ("from jax.experimental import optimizers", "from jax.example_libraries import optimizers",
+         "opt = compat.optimizers.sgd(0.1)"),
+        ("from jax.experimental import optimizers", "from jax.example_libraries import optimizers",
+         "opt = optimizers.sgd(0.1)\n")),
     "stax": _api(
-        "import jax\nfrom jax.experimental import stax\n", "init, apply = stax.Dense(3)",
-        "init, apply = jax.example_libraries.stax.Dense(3)",
-        "import jax\nfrom jax.experimental import stax as layers\n", "init, apply = layers.Dense(3)",
-        "init, apply = jax.example_libraries.stax.Dense(3)",
-        "from jax.experimental import stax", "from jax.example_libraries import stax",
-        "init, apply = compat.stax.Dense(3)"),
+        "import jax\n", ("from jax.experimental import stax\n", "init, apply = stax.Dense(3)"),
+        ("from jax.example_libraries import stax\n", "init, apply = stax.Dense(3)"),
+        ("from jax.experimental import stax as layers\n", "init, apply = layers.Dense(3)",
+         "from jax.example_libraries import stax as layers\ninit, apply = layers.Dense(3)"),
+        ("from jax.experimental import stax", "from jax.example_libraries import stax",
+         "init, apply = compat.stax.Dense(3)"),
+        ("from jax.experimental import stax", "from jax.example_libraries import stax",
+         "init, apply = stax.Dense(3)\n")),
     "keyarray_annotation": _api(
-        "import jax\n", "def draw(key: jax.random.KeyArray) -> jax.Array:\n    return jax.random.normal(key)",
-        "def draw(key: jax.Array) -> jax.Array:\n    return jax.random.normal(key)",
-        "import jax\nimport jax.random as jr\n", "def draw(key: jr.KeyArray) -> jax.Array:\n    return jr.normal(key)",
-        "def draw(key: jax.Array) -> jax.Array:\n    return jr.normal(key)",
-        "import jax\n\nKey = jax.random.KeyArray", "import jax\n\nKey = jax.Array",
-        "def draw(key: compat.Key) -> jax.Array:\n    return jax.random.normal(key)"),
+        "import jax\n", ("", _KEY_USE.format("jax.random.KeyArray")), ("", _KEY_USE.format("jax.Array")),
+        ("import jax\nimport jax.random as jr\n", _KEY_USE.format("jr.KeyArray"),
+         "import jax\nimport jax.random as jr\n" + _KEY_USE.format("jax.Array")),
+        ("import jax\n\nKey = jax.random.KeyArray", "import jax\n\nKey = jax.Array", _KEY_USE.format("compat.Key")),
+        ("Key = jax.random.KeyArray", "Key = jax.Array", _KEY_USE.format("Key") + "\n")),
     "device_array": _api(
-        "import jax\nimport jax.numpy as jnp\n", "ok = isinstance(jnp.ones(2), jnp.DeviceArray)",
-        "ok = isinstance(jnp.ones(2), jax.Array)",
-        "import jax\nimport jax.numpy as np\n", "ok = isinstance(np.ones(2), np.DeviceArray)",
-        "ok = isinstance(np.ones(2), jax.Array)",
-        "import jax.numpy as jnp\n\nArray = jnp.DeviceArray", "import jax\n\nArray = jax.Array",
-        "ok = isinstance(jax.numpy.ones(2), compat.Array)"),
+        "import jax\nimport jax.numpy as jnp\n", ("", "ok = isinstance(jnp.ones(2), jnp.DeviceArray)"),
+        ("", "ok = isinstance(jnp.ones(2), jax.Array)"),
+        ("import jax.numpy as np\n", "ok = isinstance(np.ones(2), np.DeviceArray)",
+         "import jax\nimport jax.numpy as np\nok = isinstance(np.ones(2), jax.Array)"),
+        ("import jax.numpy as jnp\n\nArray = jnp.DeviceArray", "import jax\n\nArray = jax.Array",
+         "ok = isinstance(jax.numpy.ones(2), compat.Array)"),
+        ("Array = jnp.DeviceArray", "Array = jax.Array", "ok = isinstance(jnp.ones(2), Array)\n")),
     "xla_device_array": _api(
-        "import jax\nimport jax.interpreters.xla\n", "ok = isinstance(jax.numpy.ones(2), jax.interpreters.xla.DeviceArray)",
-        "ok = isinstance(jax.numpy.ones(2), jax.Array)",
-        "import jax\nfrom jax.interpreters import xla\n", "ok = isinstance(jax.numpy.ones(2), xla.DeviceArray)",
-        "ok = isinstance(jax.numpy.ones(2), jax.Array)",
-        "from jax.interpreters.xla import DeviceArray", "from jax import Array as DeviceArray",
-        "ok = isinstance(jax.numpy.ones(2), compat.DeviceArray)"),
+        "import jax\n", ("import jax.interpreters.xla\n", "ok = isinstance(jax.numpy.ones(2), jax.interpreters.xla.DeviceArray)"),
+        ("", "ok = isinstance(jax.numpy.ones(2), jax.Array)"),
+        ("import jax\nfrom jax.interpreters import xla\n", "ok = isinstance(jax.numpy.ones(2), xla.DeviceArray)",
+         "import jax\nok = isinstance(jax.numpy.ones(2), jax.Array)"),
+        ("from jax.interpreters.xla import DeviceArray", "from jax import Array as DeviceArray",
+         "ok = isinstance(jax.numpy.ones(2), compat.DeviceArray)"),
+        ("from jax.interpreters.xla import DeviceArray", "from jax import Array as DeviceArray",
+         "ok = isinstance(jax.numpy.ones(2), DeviceArray)\n")),
     "config_flag": _api(
-        "import jax\n", 'jax.config.update("jax_array", True)', 'jax.config.update("jax_enable_x64", True)',
-        "import jax\nfrom jax import config as cfg\n", 'cfg.update("jax_enable_memories", True)',
-        'cfg.update("jax_enable_x64", True)',
-        'import jax\n\njax.config.update("jax_jit_pjit_api_merge", True)', 'import jax\n\njax.config.update("jax_enable_x64", True)',
-        "x = jax.numpy.ones(2)"),
+        "import jax\n", ("", 'jax.config.update("jax_array", True)'), ("", 'jax.config.update("jax_enable_x64", True)'),
+        ("import jax\nfrom jax import config as cfg\n", 'cfg.update("jax_enable_memories", True)',
+         'import jax\nfrom jax import config as cfg\ncfg.update("jax_enable_x64", True)'),
+        ('import jax\n\njax.config.update("jax_jit_pjit_api_merge", True)',
+         'import jax\n\njax.config.update("jax_enable_x64", True)', "x = jax.numpy.ones(2)"),
+        ('jax.config.update("jax_coordination_service", True)', 'jax.config.update("jax_enable_x64", True)',
+         "x = jax.numpy.ones(2)\n")),
     "jax_core": _api(
-        "import jax\nimport jax.core\n", "kind = jax.core.ConcreteArray", "kind = jax.core.ShapedArray",
-        "import jax\nfrom jax import core as jc\n", "kind = jc.ConcreteArray", "kind = jc.ShapedArray",
-        "from jax.core import ConcreteArray", "from jax.core import ShapedArray as ConcreteArray",
-        "kind = compat.ConcreteArray"),
+        "import jax\n", ("import jax.core\n", "kind = jax.core.ConcreteArray"), ("import jax.core\n", "kind = jax.core.ShapedArray"),
+        ("import jax\nfrom jax import core as jc\n", "kind = jc.ConcreteArray",
+         "import jax\nfrom jax import core as jc\nkind = jc.ShapedArray"),
+        ("from jax.core import ConcreteArray", "from jax.core import ShapedArray as ConcreteArray",
+         "kind = compat.ConcreteArray"),
+        ("from jax.core import ConcreteArray", "from jax.core import ShapedArray as ConcreteArray",
+         "kind = ConcreteArray\n")),
     "jax_lib": _api(
-        "import jax\nimport jax.lib\n", "backend = jax.lib.xla_bridge.get_backend()",
-        "backend = jax.extend.backend.get_backend()",
-        "import jax\nfrom jax.lib import xla_bridge as xb\n", "backend = xb.get_backend()", "backend = jax.default_backend()",
-        "from jax.lib import xla_bridge", "from jax.extend import backend as xla_bridge",
-        "backend = compat.xla_bridge.get_backend()"),
+        "import jax\n", ("import jax.lib\n", "backend = jax.lib.xla_bridge.get_backend()"),
+        ("import jax.extend.backend\n", "backend = jax.extend.backend.get_backend()"),
+        ("import jax\nfrom jax.lib import xla_bridge as xb\n", "backend = xb.get_backend()",
+         "import jax\nbackend = jax.default_backend()"),
+        ("from jax.lib import xla_bridge", "from jax.extend import backend as xla_bridge",
+         "backend = compat.xla_bridge.get_backend()"),
+        ("from jax.lib import xla_bridge", "from jax.extend import backend as xla_bridge",
+         "backend = xla_bridge.get_backend()\n")),
 }
 API_COLUMNS = ("direct", "alias", "reexport", "version_check")
