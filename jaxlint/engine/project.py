@@ -254,6 +254,11 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
             out_sites[-1]["method"] = s.written  # the line: where that name is transformed
         if s.as_written:
             out_sites[-1]["as_written"] = 1  # (a classmethod reached so has `cls` bound)
+        t = apis.transform_for(s.transform)
+        if t is not None and not t.traces and not t.host:
+            # `jax.grad(losses.loss, argnums=1)`: differentiated there (model/gradtrace.py)
+            out_sites[-1]["grad_argnums"] = gradtrace.argnums_of(
+                s.transform, s.node if isinstance(s.node, cst.Call) else None)
     return {"calls": out_calls, "sites": out_sites, "jits": jits, "consumers": consumers,
             "factories": factories, **extra}
 

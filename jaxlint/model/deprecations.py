@@ -7,7 +7,8 @@ can go, and a note.  ``kind``:
 * ``name``   a qualified name (attribute chain or import), matched through imports;
 * ``module`` a module: the name and everything below it;
 * ``method`` an attribute/method of a JAX array (``x.device_buffer``);
-* ``kwarg``  a keyword argument of a function (``jnp.clip(a_min=...)``).
+* ``kwarg``  a keyword argument of a function (``jnp.clip(a_min=...)``);
+* ``flag``   a configuration option, set with ``jax.config.update("jax_array", ...)``.
 
 ``fix``: ``"safe"`` (same behaviour), ``"unsafe"`` (usually right, review it) or None;
 every fix was checked against JAX 0.10.2 (the replacement exists there under that name).
@@ -133,6 +134,12 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.lib.xla_bridge", "`jax.default_backend()` / `jax.extend.backend`", "0.4.32", "0.8.0", None,
                 "`xla_bridge.get_backend().platform` is `jax.default_backend()`", kind="module"),
     Deprecation("jax.lib.xla_client", "nothing public (`jax.extend`)", "0.6.0", "0.8.0", None, kind="module"),
+    Deprecation("jax.extend.mlir.mhlo", "the StableHLO dialect, `jax.extend.mlir.dialects.stablehlo`", None, "0.4.32",
+                None, kind="module",
+                changelog="0.4.32: The MHLO MLIR dialect (`jax.extend.mlir.mhlo`) has been removed. Use the"),
+    Deprecation("jax.interpreters.mlir.dense_bool_array", "nothing public (build the attribute with MLIR's own API)",
+                None, "0.8.0", None,
+                changelog="0.8.0: `jax.interpreters.mlir.dense_bool_array` was removed. Use MLIR APIs to"),
     Deprecation("jax.lib.xla_extension", "nothing public (`jax.extend`)", "0.6.0", "0.8.0", None, kind="module"),
     Deprecation("jaxlib.xla_extension", "`jax.extend` where it exposes the name (`jax.Array` for `ArrayImpl`)", None,
                 "0.4.36", None, "the module is now the private `jaxlib._jax`", kind="module"),
@@ -234,7 +241,7 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("jax.lax.tie_in", "its second argument (it was a no-op)", "0.4.24", "0.4.29", None),
     Deprecation("jax.lax.prod", "`math.prod`", "0.4.11", "0.4.16", None),
     Deprecation("jax.lax.zeros_like_array", "`jnp.zeros_like`", "0.7.1", "by 0.10.2", "safe",
-                new_qualname="jax.numpy.zeros_like"),
+                new_qualname="jax.numpy.zeros_like", import_from=("jax.numpy", "zeros_like")),
     Deprecation("jax.nn.normalize", "`jax.nn.standardize`", "0.3.5", "0.4.29", "safe",
                 new_qualname="jax.nn.standardize", import_from=("jax.nn", "standardize")),
     Deprecation("jax.scipy.linalg.tril", "`jnp.tril`", "0.4.16", "0.4.24", "safe", new_qualname="jax.numpy.tril"),
@@ -674,6 +681,45 @@ _ROWS: tuple[Deprecation, ...] = (
     Deprecation("tile", "`jnp.tile(x, reps)`", "0.3.7", "0.3.17", None, kind="method",
                 changelog="0.3.7: The `DeviceArray.tile()` method is deprecated, because numpy arrays do not have a"
                           " | 0.3.17: The deprecated `DeviceArray.tile()` method has been removed. Use {func}`jax.numpy.tile`"),
+    # --- configuration options (JAX901): `jax.config.update("jax_array", True)` raises
+    # AttributeError "Unrecognized config option" (checked on JAX 0.10.2) -----------------
+    *(
+        Deprecation(flag, new, deprecated, removed, None, kind="flag", function="jax.config.update",
+                    changelog=cite)
+        for flag, new, deprecated, removed, cite in (
+            ("jax_experimental_name_stack", "nothing (the option is gone: name stacks are always on)", None,
+             "0.3.25", "0.3.25: Deleted the `jax_experimental_name_stack` config option."),
+            *((f, "nothing (the option is gone: `jax.Array` and the merged jit are always on)", "0.4.7", "0.4.14",
+               "0.4.7: `jax.config.jax_array` cannot be disabled anymore. | "
+               "0.4.14: The deprecated config options `jax_array` and `jax_jit_pjit_api_merge`,")
+              for f in ("jax_array", "jax_jit_pjit_api_merge")),
+            ("jax_coordination_service", "nothing (the option is gone: the coordination service is always on)",
+             None, "0.4.16", "0.4.16: The option `--jax_coordination_service` has been removed. It is now always"),
+            ("jax_host_callback_ad_transforms", "nothing (the option is gone)", None, "0.4.16",
+             "0.4.16: The backwards compatibility flag `--jax_host_callback_ad_transforms`"),
+            ("jax_parallel_functions_output_gda", "nothing (the option is gone: outputs are `jax.Array`s)", None,
+             "0.4.26", "0.4.26: The deprecated flag `jax_parallel_functions_output_gda` has been removed."),
+            ("jax_enable_memories", "nothing (the option is gone: memories are always on)", "0.4.32", "0.5.0",
+             "0.4.32: `jax_enable_memories` flag is set to `True` by default. | "
+             "0.5.0: `jax_enable_memories` flag has been deleted and the behavior of that flag"),
+            ("jax_data_dependent_tracing_fallback", "nothing (the option is gone)", None, "0.6.0",
+             "0.6.0: Removed the `config.jax_data_dependent_tracing_fallback` config option,"),
+            ("jax_eager_pmap", "nothing (the option is gone)", None, "0.6.0",
+             "0.6.0: Removed the `config.jax_eager_pmap` config option."),
+            ("jax_cpu_enable_gloo_collectives",
+             "`jax.config.update(\"jax_cpu_collectives_implementation\", \"gloo\")`", "0.4.27", "0.8.0",
+             "0.4.27: The config option `jax_cpu_enable_gloo_collectives` is deprecated. | "
+             "0.8.0: The option `jax_cpu_enable_gloo_collectives` has been removed. Use"),
+            ("jax_collectives_common_channel_id", "nothing (the option is gone)", None, "0.9.0",
+             "0.9.0: The flag `jax_collectives_common_channel_id` was removed."),
+            ("jax_pmap_no_rank_reduction", "nothing (the option is gone: pmap no longer reduces the rank)", "0.7.2",
+             "0.9.0", "0.7.2: Setting the config state `jax_pmap_no_rank_reduction` to `False` is | "
+             "0.9.0: The `jax_pmap_no_rank_reduction` config state has been removed. The"),
+            ("jax_pmap_shmap_merge", "nothing (the option is gone)", "0.9.0", "0.10.0",
+             "0.9.0: Setting the `jax_pmap_shmap_merge` config state is deprecated in JAX v0.9.0 | "
+             "0.10.0: The config state `jax_pmap_shmap_merge` has been removed. `jax.pmap`"),
+        )
+    ),
 )
 
 
@@ -864,6 +910,8 @@ def _key(row: Deprecation) -> str:
         return f"{row.function}({row.old}=)"
     if row.kind == "method":
         return f"x.{row.old}"
+    if row.kind == "flag":
+        return f'{row.function}("{row.old}")'
     return row.old
 
 
@@ -897,6 +945,8 @@ BY_NAME: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "name"}
 MODULES: tuple[Deprecation, ...] = tuple(d for d in TABLE if d.kind == "module")
 METHODS: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "method"}
 CALL_SHAPED: frozenset[str] = frozenset(d.old for d in TABLE if d.call is not None)
+# removed configuration options: `jax.config.update("jax_array", ...)` raises
+FLAGS: dict[str, Deprecation] = {d.old: d for d in TABLE if d.kind == "flag"}
 KWARGS: dict[str, dict[str, Deprecation]] = {}
 for _d in TABLE:
     if _d.kind == "kwarg":

@@ -307,9 +307,47 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
         units[k] -= {"=" + n for n in own}
     star = any(type(n) is cst.ImportFrom and type(n.names) is cst.ImportStar  # type: ignore[attr-defined]
                for line in module.body if type(line) is cst.SimpleStatementLine for n in line.body)
-    return {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots), "star": star,
-            "nested": {k: sorted(v) for k, v in sorted(nested.items())},
-            "globals": {k: sorted(v) for k, v in sorted(globals_.items())}, "top": sorted(top)}
+    out = {"units": {k: sorted(v) for k, v in sorted(units.items())}, "roots": sorted(roots), "star": star,
+           "nested": {k: sorted(v) for k, v in sorted(nested.items())},
+           "globals": {k: sorted(v) for k, v in sorted(globals_.items())}, "top": sorted(top)}
+    relative = _relative_imports(module)
+    if relative:
+        out["relative"] = relative
+    return out
+
+
+def _relative_imports(module: cst.Module) -> dict[str, str]:
+    """The names the file's module-level relative imports bind, each to what it names
+    (``from .ops import energy``: ``{"energy": ".ops.energy"}``): the import table
+    leaves them unplaced (``=energy``), the project places them (model/reach_closure.py)."""
+    out: dict[str, str] = {}
+    for line in module.body:
+        if type(line) is not cst.SimpleStatementLine:
+            continue
+        for n in line.body:  # type: ignore[attr-defined]
+            if type(n) is not cst.ImportFrom or not n.relative or type(n.names) is cst.ImportStar:  # type: ignore
+                continue
+            dots = "." * len(n.relative)  # type: ignore[attr-defined]
+            base = _dotted(n.module) if n.module is not None else ""  # type: ignore[attr-defined]
+            if base is None:
+                continue
+            for alias in n.names:  # type: ignore[attr-defined]
+                name = _dotted(alias.name)
+                if name is None:
+                    continue
+                local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name \
+                    else name
+                out[local] = dots + (base + "." if base else "") + name
+    return dict(sorted(out.items()))
+
+
+def _dotted(n: cst.CSTNode) -> Optional[str]:
+    if type(n) is cst.Name:
+        return n.value  # type: ignore[attr-defined]
+    if type(n) is cst.Attribute:
+        head = _dotted(n.value)  # type: ignore[attr-defined]
+        return None if head is None else head + "." + n.attr.value  # type: ignore[attr-defined]
+    return None
 
 
 def _applies_transform(qualname: Callable[[cst.CSTNode], Optional[str]], func: cst.CSTNode) -> bool:

@@ -56,8 +56,9 @@ DIFFERENTIATING = _BY_ARGNUMS | _ALL_PRIMALS | frozenset({
 
 
 def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int = 0,
-              kw_bound: frozenset[str] = frozenset()) -> bool:
-    """``unit`` is differentiated by ``qualname`` at ``call`` (None: a decorator):
+              kw_bound: frozenset[str] = frozenset(), argnums: Optional[list[int]] = None) -> bool:
+    """``unit`` is differentiated by ``qualname`` at ``call`` (None: a decorator, or a
+    call in another module, whose literal ``argnums`` that module told: ``argnums``):
     mark the parameters that receive tracers.  False when ``qualname`` is not a
     differentiation that calls the function with tracers."""
     q = apis.canonical(qualname)
@@ -68,7 +69,7 @@ def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int 
         positional = positional[1:]
     chosen: list[str] = []
     if q in _BY_ARGNUMS:
-        nums: Optional[list[int]] = [0]
+        nums: Optional[list[int]] = list(argnums) if argnums is not None else [0]
         if call is not None and not q.startswith("equinox."):
             a = arg_at(call, 1, "argnums")  # jax.grad(f, 1) / jax.grad(f, argnums=(0, 1))
             if a is not None:
@@ -86,6 +87,23 @@ def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int 
     if reason not in unit.grad_reasons:
         unit.grad_reasons.append(reason)
     return True
+
+
+def differentiates(qualname: str) -> bool:
+    """Does ``qualname`` call the function it is given with tracers of concrete values
+    (``mark_site`` marks it): ``jax.grad``, ``value_and_grad``, ``jacrev``, ``vjp``...?"""
+    q = apis.canonical(qualname)
+    return q in _BY_ARGNUMS or q in _ALL_PRIMALS
+
+
+def argnums_of(qualname: str, call: Optional[cst.Call]) -> Optional[list[int]]:
+    """The arguments ``call`` of ``qualname`` differentiates, as ``mark_site`` reads them
+    (``jax.grad(f, argnums=(0, 1))``: [0, 1]; the default [0]; None: not literals)."""
+    q = apis.canonical(qualname)
+    if q not in _BY_ARGNUMS or call is None or q.startswith("equinox."):
+        return [0]
+    a = arg_at(call, 1, "argnums")
+    return [0] if a is None else literal_ints(a)
 
 
 def mark_call(caller: Unit, target: Unit, traced_args: list[str]) -> None:

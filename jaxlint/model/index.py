@@ -1933,8 +1933,8 @@ class Indexer:
     def _external_site(self, site: TransformSite, n_bound: int, kw_bound: frozenset[str]) -> None:
         """``jax.jit(mod.f, ...)`` of a function this file imports: recorded for ``mod``."""
         t = site.transform
-        if not t.traces or t.host:
-            return
+        if t.host or not t.traces and not gradtrace.differentiates(site.qualname):
+            return  # (`jax.grad(losses.loss)`: differentiated there, outside jit: model/gradtrace.py)
         fn = site.fn_expr
         while isinstance(fn, cst.Call) and self.qualname(fn.func) in apis.PARTIALS:
             pos = positional_args(fn)  # partial(losses.hinge, 1.0): n_bound counts its arguments
@@ -1961,6 +1961,15 @@ class Indexer:
             if ctor is not None:
                 callee = f"{ctor}.apply"
                 fn = cst.parse_expression(callee)
+        elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Call):
+            # `jax.grad(model.Model().loss)`: the method of the imported class, its `self`
+            # bound to the instance built in place
+            ctor = self._constructed_by(fn.value, site.scope, site.seq)
+            if ctor is None:
+                return
+            callee = f"{ctor}.{fn.attr.value}"
+            fn = cst.parse_expression(callee)
+            n_bound += 1
         elif isinstance(fn, cst.Attribute) and isinstance(fn.value, cst.Name) and fn.value.value not in ("self", "cls"):
             # `jax.jit(solver.solve)` with `solver = models.Solver(...)`: the method of the
             # imported class, its `self` bound
@@ -2238,6 +2247,16 @@ class Indexer:
                     unit.receiver_reasons.setdefault(fact["reason"], set()).add(fact["receiver"])
                 if fact.get("kind") == "site":
                     t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
+                    if t is not None and not t.traces and not t.host and fact.get("grad_argnums", 0) is not None:
+                        # `jax.grad(metrics.ssim)(x)` there, outside jit: this function is
+                        # differentiated with concrete tracers (model/gradtrace.py), as a
+                        # `jax.grad` of it written here is
+                        shift = 1 if fact.get("as_written") and _is_classmethod(unit) else 0
+                        gradtrace.mark_site(unit, fact.get("transform") or "", None,
+                                            int(fact.get("n_bound", 0)) + shift,
+                                            frozenset(fact.get("kw_bound", ())),
+                                            argnums=fact.get("grad_argnums"))
+                        continue
                     if t is None or not t.traces or t.host:
                         continue
                     n_bound = int(fact.get("n_bound", 0))

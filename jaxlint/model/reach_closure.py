@@ -80,6 +80,10 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
                 # in the method that defines `_safe_div`): that unit
                 found = [t for outer in summaries.get(f, {}).get("nested", {}).get(name, ())
                          for t in in_file.get((f, outer), [])]
+            if not found and f is not None and name in summaries.get(f, {}).get("relative", {}):
+                # `from .ops import energy`: the function of the module it names
+                placed = _absolute(summaries[f]["relative"][name], (module_of or {}).get(f), f)
+                return resolve(None, "@" + placed) if placed is not None else by_name.get(name, [])
             if found or f is None or not summaries.get(f, {}).get("star"):
                 return found  # a name of this file's scope (or a builtin, a local)
             return by_name.get(name, [])
@@ -144,6 +148,22 @@ def underived(summaries: dict[str, dict], unread: Iterable[bytes],
         if left:
             out[f] = sorted(left)
     return out
+
+
+def _absolute(relative: str, module: Optional[str], path: str) -> Optional[str]:
+    """``..ops.energy`` imported in module ``pkg.sub.model`` -> ``pkg.ops.energy`` (a
+    package's ``__init__.py`` is its own base); None where the dots climb above it."""
+    if not module:
+        return None
+    level = len(relative) - len(relative.lstrip("."))
+    parts = module.split(".")
+    if not path.replace("\\", "/").endswith("/__init__.py") and path != "__init__.py":
+        parts = parts[:-1]
+    if level - 1 > len(parts):
+        return None
+    base = parts[:len(parts) - (level - 1)]
+    rest = relative[level:]
+    return ".".join([*base, rest] if rest else base) or None
 
 
 def _last(tok: str) -> str:

@@ -71,6 +71,11 @@ class _Project:
         self.candidates: dict = {}  # file -> (its output, the skipped modules its traced calls may name)
         # a .py file under the root that the run did not lint may take a derivative (None: not asked yet)
         self.unlinted_deriving: Optional[bool] = None
+        # the project's derivative reach, computed once per run (_underived): each file's
+        # summary (held: its id is not reused) and content fingerprint, and the last inputs
+        # and their answer
+        self.reach_prints: dict[str, tuple[dict, int]] = {}
+        self.underived_memo: Optional[tuple[tuple, dict[str, list[str]]]] = None
 
 
 def _projects(files: Sequence[Path], src_for: Callable[[Path], tuple[Optional[list[str]], Path]]) -> dict[str, _Project]:
@@ -544,18 +549,31 @@ def _underived(project: _Project, latest: dict[str, FileResult], data_for: dict[
         return {}
     summaries: dict[str, dict] = {}
     unread: list[bytes] = []
+    key: list = []  # what the answer depends on: each file's summary (by content) or its text
     for f in [*project.files, *unplaced]:
         r = latest.get(f)
         reach = (r.project or {}).get("reach") if r is not None and not r.error else None
         if isinstance(reach, dict):
             summaries[f] = reach
+            seen = project.reach_prints.get(f)
+            if seen is None or seen[0] is not reach:
+                # a summary new to this run (a file analysed again gives an equal one)
+                seen = project.reach_prints[f] = (reach, hash(repr(reach)))
+            key.append((f, seen[1]))
         else:
             data = _bytes_of(f, data_for, read)
             if data is None:
                 return {}  # a file that cannot be read: unknown
             unread.append(data)
+            key.append((f, None, len(data), hash(data)))
+    module_of = {f: m.name for f, m in project.module.items()}
+    memo_key = (tuple(key), tuple(sorted(module_of.items())))
+    if project.underived_memo is not None and project.underived_memo[0] == memo_key:
+        return project.underived_memo[1]  # the same inputs as last round: the same reach
     entries = frozenset(f for f in summaries if is_test_path(f) or f.endswith(".ipynb"))
-    return reach_closure.underived(summaries, unread, {f: m.name for f, m in project.module.items()}, entries)
+    out = reach_closure.underived(summaries, unread, module_of, entries)
+    project.underived_memo = (memo_key, out)
+    return out
 
 
 def _grad_free(project: _Project, latest: dict[str, FileResult], data_for: dict[str, Union[str, bytes]],

@@ -396,6 +396,13 @@ class DeprecationCheck(Check):
         func = node.func
         q = ctx.qualname(func)
         if q is not None:
+            if q in _CONFIG_UPDATE and node.args and node.args[0].keyword is None \
+                    and isinstance(node.args[0].value, cst.SimpleString):
+                flag = D.FLAGS.get(node.args[0].value.evaluated_value or "")
+                if flag is not None:
+                    # `jax.config.update("jax_array", True)`: AttributeError, "Unrecognized config option"
+                    self._emit(flag, node.args[0].value, f'jax.config.update("{flag.old}", ...)')
+                return
             if q in D.CALL_SHAPED and isinstance(func, (cst.Attribute, cst.Name)):
                 self._sites[id(func)] = ("call", node)
             kw_rows = D.KWARGS.get(q)
@@ -417,7 +424,7 @@ class DeprecationCheck(Check):
                 # jax.experimental.host_callback import id_print` ... `id_print(x)`), or
                 # from several (each import of it removed: whichever binds it, it is gone)
                 row = D.lookup(q)
-                if row is not None and row.removed and not _drop_in(row, func.value, q) \
+                if row is not None and row.removed and not _drop_in(ctx, row, func.value, q, node) \
                         and self._removed_binding(func.value):
                     self._emit(row, func, func.value, via=q)
             return
@@ -658,6 +665,8 @@ def table_doc(code: str) -> str:
             old = f"x.{r.old}" + ("()" if r.old in ("to_py", "device") else "(...)" if r.old in _REMOVED_CALLED_METHODS else "")
         if r.kind == "module":
             old += " (module)"
+        if r.kind == "flag":
+            old = f'jax.config.update("{r.old}", ...)'
         dep, rem = r.deprecated or "-", r.removed or "-"
         if r.library != "JAX":
             dep, rem = (f"{r.library} {v}" if v != "-" else v for v in (dep, rem))
@@ -680,13 +689,24 @@ def _source(row: D.Deprecation) -> str:
     return ", ".join(dict.fromkeys(cites))
 
 
-def _drop_in(row: D.Deprecation, local: str, qualname: str) -> bool:
+# `jax.config.update(...)`, also through `from jax import config` and the old
+# `from jax.config import config` (itself JAX905)
+_CONFIG_UPDATE = frozenset({"jax.config.update", "jax.config.config.update"})
+
+
+def _drop_in(ctx, row: D.Deprecation, local: str, qualname: str, call: Optional[cst.Call] = None) -> bool:
     """A removed name imported under an alias of the user's (`PartitionSpec as P`) whose
     replacement is the same callable under a new path, taking every call the old one
     took: the import's fix keeps the alias (`from jax.sharding import PartitionSpec as
     P`) and so mends every call of it; a call is that import's finding again (fresh set
     20: 35 calls of `P(...)` under two reported imports). A call spelled with the
     removed name itself (`tree_multimap(...)`, renamed at the call by the fix) or of a
-    name with no drop-in replacement (`id_print(x)`) needs its own change: reported."""
-    return (row.fix == "safe" and row.new_qualname is not None and row.call is None
-            and row.import_from is not None and local != qualname.rpartition(".")[2])
+    name with no drop-in replacement (`id_print(x)`) needs its own change: reported.  A
+    row whose call shape changed (`with_sharding_constraint(x, axis_resources=s)`: the
+    keyword is gone) is a drop-in only at a call whose arguments the new function takes
+    as they are written (`wsc(x, P("data"))`); another call is reported, with the change
+    it needs."""
+    if not (row.fix == "safe" and row.new_qualname is not None and row.import_from is not None
+            and local != qualname.rpartition(".")[2]):
+        return False
+    return row.call is None or call is not None and _call_edits(ctx, row.call, call.args, bound_later=False) == []

@@ -765,10 +765,12 @@ class WhereGradientNaN(Rule):
         "drops the masked cotangent, the rescaling carries the NaN into every element). A mask the code "
         "does not relate to the input's zeros (a parameter) stays silent. A square root of a value clipped "
         "to exactly 0 (`sigma = jnp.maximum(0., sigma)` ... `jnp.sqrt(sigma00 * sigma11)`, `jnp.clip(d, 0.0, "
-        "None)`, `lax.max(v, 0.0)`; the name's last binding a statement of the function's own body; not "
-        "the clip written inside the root, `jnp.sqrt(jnp.maximum(d, 0.0))`, an idiom of sampling code) is "
-        "reported too: wherever the clip is active the root's derivative is infinite and the clip's is 0 "
-        "(`jax.nn.relu` is not such a clip: its derivative rule selects 0).\n\n"
+        "None)`, `lax.max(v, 0.0)`; the name's last binding a statement of the function's own body; or "
+        "the clip written inside the root, `jnp.sqrt(jnp.maximum(d, 0.0))`) is reported too, in a function "
+        "shown differentiated (given to `jax.grad` here or in another module of the project, or called "
+        "from one such): wherever the clip is active the root's derivative is infinite and the clip's is 0 "
+        "(`jax.nn.relu` is not such a clip: its derivative rule selects 0). The same code in a sampler "
+        "nothing is shown to differentiate stays silent.\n\n"
         "Also: a branch that multiplies the tested variable by an infinite constant "
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
@@ -2093,10 +2095,12 @@ class WhereGradientNaN(Rule):
         image's variance), where the root's derivative is infinite and the clip's is 0:
         the gradient is NaN (0 * inf).  The root of a name last bound, by a statement of the
         function's own body, to such a clip, of a product with such a factor, or of the
-        (dm_pix's SSIM, recall case 1412).  Not the clip written inside the root
-        (`jnp.sqrt(jnp.maximum(d, 0.0))`, "no sqrt of a tiny negative number"): that idiom is
-        common in sampling and inference code that nothing differentiates (alphafold3's
-        diffusion sampler, fresh set 18), and this root stays silent where reach is unknown."""
+        (dm_pix's SSIM, recall case 1412).  The clip written inside the root
+        (`jnp.sqrt(jnp.maximum(d, 0.0))`, "no sqrt of a tiny negative number") computes the
+        same gradient and is judged the same way.  Both idioms are common in sampling and
+        inference code that nothing differentiates (alphafold3's diffusion sampler, fresh
+        set 18; graphcast's sampler, fresh set 20): reported only where a derivative of the
+        function is shown (`_differentiated_shown`), never where reach is merely unknown."""
         ctx = self.ctx
         pos = positional_args(node)
         if len(pos) != 1 or len(node.args) != 1:
@@ -2112,6 +2116,9 @@ class WhereGradientNaN(Rule):
                 factors.append(e)
         clipped = None
         for f in factors:
+            if self._zero_clip(f):
+                clipped = (None, f)  # written inside the root: `jnp.sqrt(jnp.maximum(d, 0.0))`
+                break
             if isinstance(f, cst.Name):
                 latest = self._latest.get((id(ctx.unit), f.value))
                 if latest is not None and latest[1] and self._zero_clip(latest[0]) \
@@ -2131,7 +2138,8 @@ class WhereGradientNaN(Rule):
             # where the project's reach, which matches methods by name, cannot rule one out
             return
         name, clip = clipped
-        which = f"`{name} = {ctx.code(clip).strip()}` clips `{name}`"
+        which = f"`{name} = {ctx.code(clip).strip()}` clips `{name}`" if name is not None \
+            else f"`{ctx.code(clip).strip()}` clips its input"
         self.report(
             node,
             f"`{ctx.code(node).strip()}`: {which} to exactly 0 wherever that input is 0 or below, where the "
