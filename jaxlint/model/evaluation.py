@@ -134,6 +134,10 @@ class Evaluator:
             c = self.index.imported_values.get(e.value)
             if c is not None and "int" in c:
                 return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
+            if c is not None:
+                held = _imported_constant(c)
+                if held is not None:
+                    return held  # `from anchors import ANCHORS`: an array, a list
             q = self.imports.resolve_expr(e)
             if q is not None:
                 if e.value in self.index.imported_jits:
@@ -156,6 +160,10 @@ class Evaluator:
                     known = self.index.imported_values.get(dotted_name(e) or "")
                     if known is not None and "int" in known:
                         return Value(kind=V.STATIC, const=known["int"])  # `config.N_STEPS`
+                    if known is not None:
+                        held = _imported_constant(known)
+                        if held is not None:
+                            return held  # `anchors.ANCHORS`: an array, a list
                 if self.index.imported_jits and (dotted_name(e) or "") in self.index.imported_jits:
                     return Value(kind=V.FUNCTION, qualname=q, transform="jax.jit")  # `ops.attention`
                 return Value(kind=V.FUNCTION, qualname=q)
@@ -471,7 +479,10 @@ class Evaluator:
             # haiku transform, a jit of another module: JAX computes it on the tracer
             return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
-        if q is not None and written in self.index.imported_returns and head is None \
+        # a name of another module of the project, imported absolutely or relatively
+        # (`from .helpers import make`: no qualified name, but the facts name it)
+        project_name = q is not None or (written is not None and written.split(".", 1)[0] in self.imports.relative)
+        if project_name and written in self.index.imported_returns and head is None \
                 and not self.index.imported_returns[written].startswith(("dispatched:", kinds.COUNTER, kinds.DISPLAYS)):  # JAX505's, JAX504's, JAX207's
             # a helper of another module of the project whose every return has one kind
             # (or hands back what it was given)
@@ -484,8 +495,11 @@ class Evaluator:
             known = self.index.imported_values.get(written)
             if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
                 r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
+            if known is not None and r.kind == V.UNKNOWN and r.pytype is None and not r.traced \
+                    and known.get("pytype") in SEQUENCE_TYPES:
+                r = replace_value(r, pytype=known["pytype"])  # `class_weights(counts)` of another module: a list
             return r
-        if q is not None and written is not None and head is None and self.index.imported_values:
+        if project_name and written is not None and head is None and self.index.imported_values:
             known = self.index.imported_values.get(written)
             if known is not None and "int" in known:
                 return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
@@ -1188,6 +1202,19 @@ def merged(r: Value, body: Value) -> Value:
     if r.kind == V.UNKNOWN and r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST, V.ARRAYS):
         return replace_value(r, pytype=body.pytype)  # `return jax.tree_util.tree_leaves(t)`: a list
     return r
+
+
+def _imported_constant(known: dict) -> Optional[Value]:
+    """The value of a module constant another module of the project binds once (its
+    ``values`` fact, model/returns.py ``exported_values``): a concrete JAX array or a
+    host NumPy array (of its shape), a list display (``{"display": "list"}``: a Python
+    list, which `jax.numpy` functions refuse); None for anything else."""
+    if known.get("array") in (V.ARRAY, V.NPARRAY):
+        shape = known.get("shape")
+        return Value(kind=known["array"], shape=tuple(shape) if shape is not None else None)
+    if known.get("display") == "list":
+        return Value(pytype="list")
+    return None
 
 
 # the Python sequences ``Value.pytype`` names: what a helper's every return builds

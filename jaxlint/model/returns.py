@@ -26,7 +26,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model import values as V
-from jaxlint.model.constants import constant_int
+from jaxlint.model.constants import constant_int, host_array_expr
 from jaxlint.model.scopes import writes
 from jaxlint.model.shape_flow import fold_int
 from jaxlint.model.journal import JournalDict
@@ -182,6 +182,9 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         for v in found[1:]:
             out = V.join(out, v)
         seq = out.pytype if out.kind in (V.UNKNOWN, V.LIST) and out.pytype in ("list", "tuple") else None
+        if seq is None and out.kind == V.LIST and out.pytype is None and out.fields is None \
+                and out.elements is not None:
+            seq = "list"  # every return a list display (`return [total / c for c in counts]`, `[a, b]`)
         if out.kind not in _KEPT and V.holds_tracer(out):
             # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`; a list of them)
             return Value(holds=True, pytype=seq)
@@ -281,6 +284,25 @@ def exported_values(interp: Any) -> dict[str, dict]:
             n = None
         if n is not None:
             out[name] = {"int": n}
+    for name, entries in module.bindings.items():
+        # a module-level array bound once (`ANCHORS = jnp.array([0.5, 1.0, 2.0])`, `TABLE =
+        # np.zeros((10, 4))`): a concrete JAX array or a host NumPy array, of the shape the
+        # model knows, read by the modules that import it
+        if name in out or len(entries) != 1 or name.startswith("__") or type(entries[0][1]) is not cst.Call:
+            continue
+        ws = writes(module.node, name)
+        if len(ws) != 1 or type(ws[0]) is not cst.Assign or len(ws[0].targets) != 1 \
+                or type(ws[0].targets[0].target) is not cst.Name \
+                or any(name in u.global_names and name in u.assigned for u in index.units):
+            continue
+        v = _module_value(interp, entries[0][1])
+        if v is None or v.traced:
+            continue
+        kind = v.kind
+        if kind != V.ARRAY and host_array_expr(index, module, entries[0][1], interp.qualname):
+            kind = V.NPARRAY  # `np.arange(10.0)` (the model keeps its shape as a static value's)
+        if kind in (V.ARRAY, V.NPARRAY):
+            out[name] = {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
     for name, unit in sorted(module.defs.items()):
         if unit.cls is not None:
             continue
@@ -300,6 +322,30 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"tuple": [[e.kind, list(e.shape) if e.shape is not None else None]
                                    if e.kind in (V.ARRAY, V.NPARRAY) else [V.UNKNOWN, None] for e in v.elements]}
     return out
+
+
+def _module_value(interp: Any, expr: cst.CSTNode) -> Optional[Value]:
+    """The value of ``expr``, a module-level binding, evaluated alone: its names unknown
+    (None: unknown)."""
+    saved = (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+             interp.eager, interp.not_none, interp.scratch_attrs)
+    interp.unit = interp.index.module_unit
+    interp.env = JournalDict()
+    interp._memo = {}
+    interp.loop_stack = []
+    interp.scratch_traced = False
+    interp.eager = False
+    interp.not_none = set()
+    interp.scratch_attrs = None
+    interp.scratch_depth += 1
+    try:
+        return interp.value(expr)
+    except RecursionError:  # pragma: no cover - deep expressions
+        return None
+    finally:
+        interp.scratch_depth -= 1
+        (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+         interp.eager, interp.not_none, interp.scratch_attrs) = saved
 
 
 def _attribute_writes(interp: Any, attr: str) -> int:

@@ -217,7 +217,7 @@ class ListToJnpFunction(Rule):
             return "list"
         if isinstance(e, cst.Tuple):
             return "tuple"
-        if isinstance(e, (cst.Name, cst.Call, cst.Subscript)):
+        if isinstance(e, (cst.Name, cst.Call, cst.Subscript, cst.Attribute)):
             v = self.ctx.value(e)
             if isinstance(e, cst.Name) and v.kind == V.LIST and v.elements is not None:
                 return "list"
