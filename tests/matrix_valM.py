@@ -37,7 +37,7 @@ FAMILIES = (
            ("@@{E}[2] = 1.0", "return {E}"),
            ("out = {E}.at[2].set(1.0)", "return out"), True,
            "JAX arrays are immutable: `{E}[2] = ...` raises TypeError. Use `{E} = {E}.at[2].set(...)`"),
-    Family("oob", "JAX121", "jnp.zeros(3)",
+    Family("oob", "JAX121", "jnp.arange(3.0)",
            ("out = {E}[@@3]", "return out"),
            ("out = {E}[2]", "return out"), True,
            "index 3 is out of bounds for axis 0 with size 3, and JAX raises no IndexError: the read is "

@@ -4,6 +4,7 @@ the API tables (``model/apis.py``) and what the file's helpers return."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -11,6 +12,7 @@ import libcst as cst
 from jaxlint.model import pytree_methods
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
+from jaxlint.model.constants import host_array_expr
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates, gradient_tree
@@ -234,6 +236,9 @@ class Evaluator:
                 held = _held_item(base, e.slice[0].slice.value)
                 if held is not None:
                     return held  # `lst[0]`, `d[k]` of a container of tracers
+                held = _display_item(self, e.value, base, e.slice[0].slice.value)
+                if held is not None:
+                    return held  # `tables[0]` of `tables = [np.arange(10.0), ...]`: that array
             if base.kind == V.STATIC:
                 if idx_traced:
                     return Value(traced=True, deps=deps)
@@ -498,6 +503,8 @@ class Evaluator:
             if known is not None and r.kind == V.UNKNOWN and r.pytype is None and not r.traced \
                     and known.get("pytype") in SEQUENCE_TYPES:
                 r = replace_value(r, pytype=known["pytype"])  # `class_weights(counts)` of another module: a list
+            if known is not None and r.kind == V.UNKNOWN and not r.traced and r.pytype is None:
+                r = self._known_return(known, e, traced_ctx, deps) or r
             return r
         if project_name and written is not None and head is None and self.index.imported_values:
             known = self.index.imported_values.get(written)
@@ -505,6 +512,9 @@ class Evaluator:
                 return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
             if known is not None and known.get("pytype") in SEQUENCE_TYPES:
                 return Value(pytype=known["pytype"])  # `all_leaves(t)` of another module: a list
+            held = self._known_return(known, e, traced_ctx, deps) if known is not None else None
+            if held is not None:
+                return held
             if known is not None and "tuple" in known:
                 # `w, b = init_params(key, n)` of another module: a tuple of arrays
                 return Value(kind=V.TUPLE, elements=tuple(
@@ -585,10 +595,13 @@ class Evaluator:
                         shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(c)` of a known shape
                     # a NumPy array of literal data: a concrete value, whose shape is known
                     wide = self._wide_dtype(e)  # `np.ones(3, dtype=np.float64)`: 64-bit host data
-                    if shape is None and wide is None:
+                    # (``pytype``: a NumPy constructor's result is an ndarray, wherever it goes:
+                    # returned, in a tuple or list, under another name)
+                    host = "ndarray" if host_array_expr(self.index, self.unit, e, self.qualname) else None
+                    if shape is None and wide is None and host is None:
                         return V.STATIC_VALUE
                     return Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e) if shape is not None else None,
-                                 dtype_hint=wide)
+                                 dtype_hint=wide, pytype=host)
                 # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
                 shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                 if shape is None and arg_vals and not e.args[0].star:
@@ -1058,6 +1071,20 @@ class Evaluator:
 
         return qualname
 
+    def _known_return(self, known: dict, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Optional[Value]:
+        """What a call of another module's helper returns, as its ``values`` fact tells
+        (model/returns.py ``exported_values``): an array (``return _TABLE``, a module-level
+        array), a new dict of arrays under literal keys (``return {"obs": jnp.zeros((n, d))}``);
+        None for anything else."""
+        if "dict" in known:
+            return Value(kind=V.LIST, pytype="dict", fields=tuple(
+                (k, replace_value(self._returned(kind, call, traced_ctx, deps), shape=tuple(sh) if sh is not None else None))
+                for k, kind, sh in known["dict"] if kind in (V.ARRAY, V.NPARRAY)))
+        if known.get("array") in (V.ARRAY, V.NPARRAY):
+            r = self._returned(known["array"], call, traced_ctx, deps)
+            return replace_value(r, shape=tuple(known["shape"])) if "shape" in known else r
+        return None
+
     def _returned(self, kind: str, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Value:
         """The value of a call of a helper whose returns have ``kind``: a JAX array is
         a tracer in traced code (unless it runs eagerly under vmap alone), concrete
@@ -1245,6 +1272,30 @@ def _sample_site_draws(call: cst.Call) -> bool:
         elif a.keyword.value == "obs":
             obs = a.value
     return obs is None or (type(obs) is cst.Name and obs.value == "None")
+
+
+def _display_item(interp, name: cst.BaseExpression, base: Value, index: cst.BaseExpression) -> Optional[Value]:
+    """``name[i]`` of a list display the name holds (``tables = [np.arange(10.0), jnp.zeros(3)]``),
+    ``i`` a literal in range: its element ``i`` when that is an array (JAX or host) or a
+    Python list (a display too), and the file's text writes no item of ``name`` (``name[j] = ...``) nor
+    changes its length; None otherwise."""
+    if type(name) is not cst.Name or base.elements is None or base.pytype is not None or base.fields is not None:
+        return None
+    i = int_value(index)
+    if i is None or not -len(base.elements) <= i < len(base.elements):
+        return None
+    el = base.elements[i]
+    if el.traced or el.key is not None or not (
+            el.kind in (V.ARRAY, V.NPARRAY) or (el.kind == V.STATIC and el.pytype == "ndarray")
+            or el.pytype == "list" or (el.kind == V.LIST and el.elements is not None and el.pytype is None
+                                       and el.fields is None)):
+        return None
+    if not returns.list_length_visible(interp, name.value):
+        return None
+    n = re.escape(name.value)
+    if re.search(rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)", interp.text):
+        return None  # an item written somewhere (`tables[0] = ...`)
+    return el
 
 
 def _held_item(base: Value, index: cst.BaseExpression) -> Optional[Value]:

@@ -310,18 +310,32 @@ def exported_values(interp: Any) -> dict[str, dict]:
         v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
         if v is None:
             continue
-        if v.kind in (V.ARRAY, V.NPARRAY) and v.shape is not None:
-            out[name] = {"shape": list(v.shape)}
+        if _array_kind(v) is not None:
+            # an array (`return jnp.zeros((GRID, GRID))`, `return _TABLE` of a module-level
+            # array): its kind, and its shape when known
+            out[name] = {"array": _array_kind(v), **({"shape": list(v.shape)} if v.shape is not None else {})}
         elif v.kind == V.STATIC and type(v.const) is int:
             out[name] = {"int": v.const}
+        elif v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
+            # `return {"obs": jnp.zeros((n, d))}`: the arrays a new dict holds under literal keys
+            out[name] = {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None]
+                                  for k, fv in v.fields]}
         elif v.kind in (V.UNKNOWN, V.ARRAYS) and v.pytype in ("list", "tuple"):
             out[name] = {"pytype": v.pytype}  # every return a Python list (`return tree_leaves(t)`)
         elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
-                and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
+                and any(_array_kind(e) is not None for e in v.elements):
             # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
-            out[name] = {"tuple": [[e.kind, list(e.shape) if e.shape is not None else None]
-                                   if e.kind in (V.ARRAY, V.NPARRAY) else [V.UNKNOWN, None] for e in v.elements]}
+            out[name] = {"tuple": [[_array_kind(e), list(e.shape) if e.shape is not None else None]
+                                   if _array_kind(e) is not None else [V.UNKNOWN, None] for e in v.elements]}
     return out
+
+
+def _array_kind(v: Value) -> Optional[str]:
+    """``array`` or ``nparray`` when ``v`` is one (a NumPy constructor's result, which the
+    model keeps as a static value, is a host array); None otherwise."""
+    if v.kind in (V.ARRAY, V.NPARRAY):
+        return v.kind
+    return V.NPARRAY if v.kind == V.STATIC and v.pytype == "ndarray" else None
 
 
 def _module_value(interp: Any, expr: cst.CSTNode) -> Optional[Value]:

@@ -1001,7 +1001,9 @@ class NumpyOnTracer(Rule):
         ctx = self.ctx
         if not ctx.in_traced:
             return
-        if ctx.value(node.value).kind != V.NPARRAY and not ctx.holds_host_numpy_array(node.value):
+        base = ctx.value(node.value)
+        if base.kind != V.NPARRAY and not (base.kind == V.STATIC and base.pytype == "ndarray") \
+                and not ctx.holds_host_numpy_array(node.value):
             return
         traced = None
         in_slice = False
