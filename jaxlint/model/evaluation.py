@@ -500,6 +500,10 @@ class Evaluator:
             known = self.index.imported_values.get(written)
             if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
                 r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
+            if returned == kinds.DISPLAY + "list" and r.kind == V.UNKNOWN and not r.traced:
+                # every return a list display or comprehension (`return [total / c for c in counts]`),
+                # also of a module that never names JAX: a Python list
+                r = replace_value(r, pytype="list")
             if known is not None and r.kind == V.UNKNOWN and r.pytype is None and not r.traced \
                     and known.get("pytype") in SEQUENCE_TYPES:
                 r = replace_value(r, pytype=known["pytype"])  # `class_weights(counts)` of another module: a list
@@ -669,6 +673,13 @@ class Evaluator:
                     self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
                 return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
+            if local.unit is not None and local.kind == V.FUNCTION and not local.unit.node.decorators \
+                    and type(local.unit.node) is cst.FunctionDef:
+                held = returns.global_key_return(self.index, local.unit, self.qualname)
+                if held is not None:
+                    token = self.key_token(cst.Name(held))  # the module-level key itself
+                    if token is not None:
+                        return Value(kind=V.KEY, key=token)  # `get_key()`: the same `_KEY` each call
             if local.unit is not None and local.kind == V.FUNCTION:
                 given = self._passed_back(local.unit, e)
                 if given is not None:
@@ -1076,6 +1087,13 @@ class Evaluator:
         (model/returns.py ``exported_values``): an array (``return _TABLE``, a module-level
         array), a new dict of arrays under literal keys (``return {"obs": jnp.zeros((n, d))}``);
         None for anything else."""
+        if known.get("key_of"):
+            # `get_key()` of another module returning its module-level key: the same key at each call
+            label = (dotted_name(call.func) or "key") + "()"
+            token = self._attr_tokens.get(label)
+            if token is None:
+                token = self._attr_tokens[label] = KeyToken(call, len(self.loop_stack), label)
+            return Value(kind=V.KEY, key=token)
         if "dict" in known:
             return Value(kind=V.LIST, pytype="dict", fields=tuple(
                 (k, replace_value(self._returned(kind, call, traced_ctx, deps), shape=tuple(sh) if sh is not None else None))
@@ -1241,6 +1259,8 @@ def _imported_constant(known: dict) -> Optional[Value]:
         return Value(kind=known["array"], shape=tuple(shape) if shape is not None else None)
     if known.get("display") == "list":
         return Value(pytype="list")
+    if known.get("key"):
+        return Value(kind=V.KEY)  # its identity: ``key_token`` (model/bindings.py)
     return None
 
 

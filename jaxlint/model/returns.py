@@ -298,6 +298,9 @@ def exported_values(interp: Any) -> dict[str, dict]:
         v = _module_value(interp, entries[0][1])
         if v is None or v.traced:
             continue
+        if v.kind == V.KEY:
+            out[name] = {"key": 1}  # `KEY = jax.random.key(0)`: one key, the same object wherever it is read
+            continue
         kind = v.kind
         if kind != V.ARRAY and host_array_expr(index, module, entries[0][1], interp.qualname):
             kind = V.NPARRAY  # `np.arange(10.0)` (the model keeps its shape as a static value's)
@@ -305,6 +308,9 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
     for name, unit in sorted(module.defs.items()):
         if unit.cls is not None:
+            continue
+        if global_key_return(index, unit, interp.qualname) is not None:
+            out[name] = {"key_of": 1}  # `def get_key(): return _KEY`: the same key at every call
             continue
         # what any call returns: its parameters unknown (a call may pass anything)
         v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
@@ -328,6 +334,35 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"tuple": [[_array_kind(e), list(e.shape) if e.shape is not None else None]
                                    if _array_kind(e) is not None else [V.UNKNOWN, None] for e in v.elements]}
     return out
+
+
+_KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+
+
+def global_key_return(index: Any, unit: Unit, qualname: Any) -> Optional[str]:
+    """The module-level name every ``return`` of the plain function ``unit`` hands back
+    when the module binds that name once, to a new PRNG key (``_KEY = jax.random.key(0)``;
+    ``def get_key(): return _KEY``), and no function rebinds it: each call gives the
+    same key object.  None otherwise."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or unit.cls is not None:
+        return None
+    if not unit.returns or any(type(r) is not cst.Name for r in unit.returns):
+        return None
+    names = {r.value for r in unit.returns}
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    if name in unit.assigned or unit.param(name) is not None or name in unit.global_names:
+        return None
+    module = index.module_unit
+    entries = module.bindings.get(name)
+    if not entries or len(entries) != 1 or type(entries[0][1]) is not cst.Call \
+            or qualname(entries[0][1].func) not in _KEY_MAKERS:
+        return None
+    if len(writes(module.node, name)) != 1 or any(name in u.global_names and name in u.assigned for u in index.units):
+        return None
+    return name
 
 
 def _array_kind(v: Value) -> Optional[str]:
