@@ -136,11 +136,16 @@ def _project(fam: Family, col: str, fixed: bool) -> Optional[tuple[dict, str, st
     elif col == "attr_self":
         if not fam.host_only:
             return None
+        if fixed and fam.name == "key":
+            # the key stored on the object is split and replaced at each call (JAX301 on the
+            # object's key drawn without replacing it)
+            body = ("self.v, k = jax.random.split(self.v)", "k1, k2 = jax.random.split(k)",
+                    "a = jax.random.normal(k1, (2,))", "b = jax.random.normal(k2, (2,))", "return a, b")
         lines = [s.replace("{E}", "self.v") for s in body]
         files["main.py"] = (_HEAD + f"\n\nclass Model:\n    def __init__(self):\n        self.v = {P}\n\n"
                             "    def apply(self, t):\n" + _ind(lines, 8)
                             + "\n\n\n@jax.jit\ndef run(t):\n    return Model().apply(t)" + main_tail)
-        where = "`apply`"
+        where = "`apply` (called from traced `run`)"
     elif col == "namedtuple":
         files["helpers.py"] = (_HEAD + "from typing import Any, NamedTuple\n\n\nclass State(NamedTuple):\n"
                                f"    v: Any\n\n\ndef init(t):\n    return State(v={P})\n")
@@ -249,6 +254,16 @@ def expected(cell: Cell) -> tuple:
     if fam.name == "tracer" and cell.column.startswith("param_"):
         msg = msg.replace("argument `t`", "argument `v`")
     return (fam.code, cell.path, cell.row, cell.col, msg)
+
+
+# the findings a cell gives besides its sink's: the key stored on an object and drawn from
+# by a method without being replaced (each call of `apply` on one object draws the same numbers)
+EXTRA = {
+    "key-attr_self": [("JAX301", "main.py", 11, 13,
+                       "`self.v` is set only when the object is built and `apply` draws from it with `random.normal` "
+                       "without replacing it, so every call of `apply` draws the same random numbers. Split it in the "
+                       "method (`self.v, sub = jax.random.split(self.v)`) and draw with `sub`")],
+}
 
 
 def write(dest: Path) -> None:

@@ -13,10 +13,18 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from jaxlint.cli import cli
-from matrix_valM import cells, expected
+from matrix_valM import EXTRA, cells, expected
 
 # cells the model does not find: value origins it cannot show yet
-HOLES = frozenset()
+# (round 20 start: 74 of 126 found; after valM's mechanisms: 117)
+HOLES = frozenset({
+    # a NamedTuple built by a helper of another module: its fields' kinds do not travel
+    "inplace-namedtuple", "nptable-namedtuple", "oob-namedtuple", "pylist-namedtuple", "tracer-namedtuple",
+    # the shape of an array a caller in another module passes
+    "oob-param_other",
+    # a list held in a dict, or returned in a tuple by another module
+    "pylist-dict_item", "pylist-dict_return", "pylist-tuple_return",
+})
 
 
 def _lint(root: Path, monkeypatch, which: str) -> dict[str, list[tuple]]:
@@ -43,7 +51,7 @@ def test_origin_matrix(tmp_path, monkeypatch):
     twins = _lint(tmp_path / "twin", monkeypatch, "twin")
     wrong = {}
     for cell in cells():
-        want = [expected(cell)] if cell.id not in HOLES else []
+        want = sorted(([expected(cell)] if cell.id not in HOLES else []) + EXTRA.get(cell.id, []))
         if sorted(bugs[cell.id]) != want:
             wrong[cell.id] = (bugs[cell.id], want)
         if twins[cell.id]:

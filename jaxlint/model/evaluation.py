@@ -192,7 +192,8 @@ class Evaluator:
                     returns.attribute_value(self, self.unit.cls, attr)
                 if held is not None:
                     # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
-                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
+                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range,
+                                 pytype=held.pytype)
                 ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
                 if ref is not None:
                     return Value(instance=ref)
@@ -209,6 +210,10 @@ class Evaluator:
                 return V.UNKNOWN_VALUE
             if base.traced:
                 return self._field(base, attr)
+            if base.instance is not None and base.kind == V.UNKNOWN:
+                held = self._instance_attribute(base.instance, attr)
+                if held is not None:
+                    return held  # `h.table` of `h = Holder()`: what its `__init__` set
             if base.fields is not None:
                 for name, fv in base.fields:
                     if name == attr:
@@ -739,6 +744,10 @@ class Evaluator:
                     # `self._predict(obs)` in traced code: a method whose every return is a
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
+            if base.instance is not None and base.kind == V.UNKNOWN and not base.traced:
+                held = self._instance_method_return(base.instance, m, e, arg_vals, traced_ctx, deps)
+                if held is not None:
+                    return held  # `Maker().make(t)`: what the method returns
             if base.kind == V.AT_INDEX:
                 # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
@@ -1082,6 +1091,51 @@ class Evaluator:
 
         return qualname
 
+    def _instance_attribute(self, ref: str, attr: str) -> Optional[Value]:
+        """``obj.attr`` of an instance of a plain class of the project (``ref``): what its
+        ``__init__`` set once (an array, a Python list), for a class of this file
+        (model/returns.py ``attribute_value``) or of another module (its ``values`` fact),
+        when this file writes ``.attr`` nowhere else.  None: unknown."""
+        cls = instances.of_class(self, ref)
+        if cls is not None:
+            if cls.is_jax_module:
+                return None
+            held = returns.attribute_value(self, cls, attr)
+            if held is None:
+                return None
+            if returns.is_list(held):
+                return Value(pytype="list")
+            return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range,
+                         pytype=held.pytype)
+        known = self.index.imported_values.get(ref) if not ref.startswith("@") else None
+        rec = (known.get("attrs") or {}).get(attr) if known is not None else None
+        if rec is None or returns.attribute_written(self, attr):
+            return None
+        return _imported_constant(rec)
+
+    def _instance_method_return(self, ref: str, m: str, call: cst.Call, arg_vals: list[Value],
+                                traced_ctx: bool, deps: frozenset) -> Optional[Value]:
+        """``obj.m(...)`` of an instance of a plain class of the project (``ref``): what the
+        method's body returns for this call (a class of this file) or for any call
+        (another module's ``values`` fact): an array, a Python list, a dict of arrays."""
+        cls = instances.of_class(self, ref)
+        if cls is not None:
+            method = cls.methods.get(m)
+            if cls.is_jax_module or method is None or bound_receiver(method) != 1:
+                return None
+            body = returns.returned_value(self, method, call, arg_vals, n_bound=1)
+            if body is None:
+                return None
+            if returns.is_list(body):
+                return Value(pytype="list")
+            if body.kind in (V.ARRAY, V.NPARRAY, V.TUPLE, V.ARRAYS) or (body.kind == V.LIST and body.pytype == "dict") \
+                    or (body.kind == V.STATIC and body.pytype == "ndarray"):
+                return merged(V.UNKNOWN_VALUE, body)
+            return None
+        known = self.index.imported_values.get(ref) if not ref.startswith("@") else None
+        rec = (known.get("returns") or {}).get(m) if known is not None else None
+        return self._known_return(rec, call, traced_ctx, deps) if rec is not None else None
+
     def _known_return(self, known: dict, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Optional[Value]:
         """What a call of another module's helper returns, as its ``values`` fact tells
         (model/returns.py ``exported_values``): an array (``return _TABLE``, a module-level
@@ -1101,6 +1155,8 @@ class Evaluator:
         if known.get("array") in (V.ARRAY, V.NPARRAY):
             r = self._returned(known["array"], call, traced_ctx, deps)
             return replace_value(r, shape=tuple(known["shape"])) if "shape" in known else r
+        if known.get("pytype") == "list":
+            return Value(pytype="list")
         return None
 
     def _returned(self, kind: str, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Value:
@@ -1257,7 +1313,7 @@ def _imported_constant(known: dict) -> Optional[Value]:
     if known.get("array") in (V.ARRAY, V.NPARRAY):
         shape = known.get("shape")
         return Value(kind=known["array"], shape=tuple(shape) if shape is not None else None)
-    if known.get("display") == "list":
+    if known.get("display") == "list" or known.get("pytype") == "list":
         return Value(pytype="list")
     if known.get("key"):
         return Value(kind=V.KEY)  # its identity: ``key_token`` (model/bindings.py)

@@ -150,7 +150,7 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
     if kind == V.ARRAYS:
         return Value(kind=V.ARRAYS, item=Value(kind=V.ARRAY))
     if kind == PYLIST:
-        return Value(kind=V.LIST)  # its items unknown: the callee may change them
+        return Value(kind=V.LIST, pytype="list")  # a Python list, its items unknown: the callee may change them
     if kind.startswith(DICT):
         return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=h.split('=', 1)[1]))
                                                for h in kind[len(DICT):].split(",")))

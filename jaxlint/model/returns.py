@@ -143,8 +143,10 @@ def _init_values(interp: Any, cls: ClassInfo) -> dict[str, Value]:
             continue
         held = _read(interp, m, {}, False, returns=False)
         for attr, v in (held or {}).items():
-            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and v.const is not None):
+            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and (v.const is not None or v.pytype == "ndarray")):
                 out[attr] = v
+            elif is_list(v):
+                out[attr] = Value(pytype="list")  # `self.weights = [1.0, 2.0]`: a Python list
     return out
 
 
@@ -306,6 +308,13 @@ def exported_values(interp: Any) -> dict[str, dict]:
             kind = V.NPARRAY  # `np.arange(10.0)` (the model keeps its shape as a static value's)
         if kind in (V.ARRAY, V.NPARRAY):
             out[name] = {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
+    from jaxlint.model.instances import local_class
+
+    for cls in index.classes:
+        if cls.name not in out and local_class(interp, cls.name) is cls:
+            rec = class_values(interp, cls)
+            if rec:
+                out[cls.name] = rec  # `h = Holder()` in an importer: `h.table`, `h.make(t)`
     for name, unit in sorted(module.defs.items()):
         if unit.cls is not None:
             continue
@@ -333,6 +342,60 @@ def exported_values(interp: Any) -> dict[str, dict]:
             # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
             out[name] = {"tuple": [[_array_kind(e), list(e.shape) if e.shape is not None else None]
                                    if _array_kind(e) is not None else [V.UNKNOWN, None] for e in v.elements]}
+    return out
+
+
+def is_list(v: Value) -> bool:
+    """Is ``v`` a Python list the model shows: a list display, a comprehension, ``list(...)``?"""
+    if v.traced or v.kind not in (V.UNKNOWN, V.LIST):
+        return False
+    return v.pytype == "list" or (v.kind == V.LIST and v.elements is not None and v.pytype is None and v.fields is None)
+
+
+def value_record(v: Optional[Value]) -> Optional[dict]:
+    """A value as a ``values`` fact record (what ``exported_values`` tells importers of a
+    module-level name, a class's attribute, a method's return): an array and its shape, a
+    Python list, a new dict of arrays under literal keys; None for anything else."""
+    if v is None:
+        return None
+    kind = _array_kind(v)
+    if kind is not None and not v.traced:
+        return {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
+    if is_list(v):
+        return {"pytype": "list"}
+    if v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
+        return {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None] for k, fv in v.fields]}
+    return None
+
+
+def class_values(interp: Any, cls: ClassInfo) -> dict:
+    """What instances of ``cls`` (a plain class: not a flax/equinox/haiku module) tell
+    importers: ``attrs``, the attributes its ``__init__`` sets once to an array or list
+    (model/returns.py ``attribute_value``), and ``returns``, what its plain methods return
+    for any call (their parameters unknown): records of ``value_record``."""
+    out: dict = {}
+    if cls.is_jax_module:
+        return out
+    init = cls.methods.get("__init__")
+    attrs = {}
+    if init is not None and isinstance(init.node, cst.FunctionDef):
+        for attr in sorted(self_writes(init.node.body) or ()):
+            rec = value_record(attribute_value(interp, cls, attr))
+            if rec is not None:
+                attrs[attr] = rec
+    if attrs:
+        out["attrs"] = attrs
+    rets = {}
+    for name, m in sorted(cls.methods.items()):
+        if name.startswith("__") or not isinstance(m.node, cst.FunctionDef) or m.node.decorators \
+                or not m.params or m.params[0].name != "self":
+            continue
+        rec = value_record(returned_value(interp, m, cst.Call(func=cst.Name(name)), [], n_bound=1,
+                                          traced=False, defaults=False))
+        if rec is not None:
+            rets[name] = rec
+    if rets:
+        out["returns"] = rets
     return out
 
 
