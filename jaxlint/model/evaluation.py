@@ -678,8 +678,8 @@ class Evaluator:
                     self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
                 return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
-            if local.unit is not None and local.kind == V.FUNCTION and not local.unit.node.decorators \
-                    and type(local.unit.node) is cst.FunctionDef:
+            if local.unit is not None and local.kind == V.FUNCTION and type(local.unit.node) is cst.FunctionDef \
+                    and not local.unit.node.decorators:
                 held = returns.global_key_return(self.index, local.unit, self.qualname)
                 if held is not None:
                     token = self.key_token(cst.Name(held))  # the module-level key itself
