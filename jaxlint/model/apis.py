@@ -676,6 +676,16 @@ def initializer_factory(qualname: "str | None") -> bool:
     return name in INITIALIZER_FACTORIES and module in INITIALIZER_MODULES
 
 
+def initializer_draws_nothing(qualname: "str | None") -> bool:
+    """``jax.nn.initializers.zeros`` / ``ones`` (flax's re-exports too): initializers
+    called with a key and a shape that ignore the key (checked with JAX 0.10.2: two keys
+    give the same array)."""
+    if qualname is None or "." not in qualname:
+        return False
+    module, name = qualname.rsplit(".", 1)
+    return name in ("zeros", "ones") and module in INITIALIZER_MODULES
+
+
 def initializer_type(annotation: "str | None") -> bool:
     """``jax.nn.initializers.Initializer`` (flax's re-exports too): the type of an
     initializer, a function called with a key and a shape that draws from the key."""

@@ -134,6 +134,13 @@ class Bindings:
         and literal subscripts of key arrays); None when it cannot be tracked."""
         if isinstance(expr, cst.Name):
             v = self.lookup(expr.value)
+            if v is None and (self.index.imported_values.get(expr.value) or {}).get("key"):
+                # `from config import KEY`: a module-level key of another module, one object
+                # for every read of the name here (as `config.KEY` below)
+                token = self._attr_tokens.get(expr.value)
+                if token is None:
+                    token = self._attr_tokens[expr.value] = KeyToken(expr, len(self.loop_stack), expr.value)
+                return token
             if v is None or v.kind in (V.MODULE, V.FUNCTION, V.STATIC, V.TUPLE):
                 return None
             if v.key is None:

@@ -4,6 +4,7 @@ the API tables (``model/apis.py``) and what the file's helpers return."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -11,6 +12,7 @@ import libcst as cst
 from jaxlint.model import pytree_methods
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
+from jaxlint.model.constants import host_array_expr
 from jaxlint.model.bindings import replace_value
 from jaxlint.model.shapes import constructor_facts, int_range
 from jaxlint.model.transformed import differentiates, gradient_tree
@@ -134,6 +136,10 @@ class Evaluator:
             c = self.index.imported_values.get(e.value)
             if c is not None and "int" in c:
                 return Value(kind=V.STATIC, const=c["int"])  # `from config import N_STEPS`
+            if c is not None:
+                held = _imported_constant(c)
+                if held is not None:
+                    return held  # `from anchors import ANCHORS`: an array, a list
             q = self.imports.resolve_expr(e)
             if q is not None:
                 if e.value in self.index.imported_jits:
@@ -156,6 +162,10 @@ class Evaluator:
                     known = self.index.imported_values.get(dotted_name(e) or "")
                     if known is not None and "int" in known:
                         return Value(kind=V.STATIC, const=known["int"])  # `config.N_STEPS`
+                    if known is not None:
+                        held = _imported_constant(known)
+                        if held is not None:
+                            return held  # `anchors.ANCHORS`: an array, a list
                 if self.index.imported_jits and (dotted_name(e) or "") in self.index.imported_jits:
                     return Value(kind=V.FUNCTION, qualname=q, transform="jax.jit")  # `ops.attention`
                 return Value(kind=V.FUNCTION, qualname=q)
@@ -182,7 +192,8 @@ class Evaluator:
                     returns.attribute_value(self, self.unit.cls, attr)
                 if held is not None:
                     # `self.buf = jnp.zeros((4, 3))` once, in `__init__`: a concrete array of that shape
-                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range)
+                    return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range,
+                                 pytype=held.pytype)
                 ref = instances.attribute(self, self.unit.cls, attr)  # `self.model` set in `__init__`
                 if ref is not None:
                     return Value(instance=ref)
@@ -199,6 +210,10 @@ class Evaluator:
                 return V.UNKNOWN_VALUE
             if base.traced:
                 return self._field(base, attr)
+            if base.instance is not None and base.kind == V.UNKNOWN:
+                held = self._instance_attribute(base.instance, attr)
+                if held is not None:
+                    return held  # `h.table` of `h = Holder()`: what its `__init__` set
             if base.fields is not None:
                 for name, fv in base.fields:
                     if name == attr:
@@ -226,6 +241,9 @@ class Evaluator:
                 held = _held_item(base, e.slice[0].slice.value)
                 if held is not None:
                     return held  # `lst[0]`, `d[k]` of a container of tracers
+                held = _display_item(self, e.value, base, e.slice[0].slice.value)
+                if held is not None:
+                    return held  # `tables[0]` of `tables = [np.arange(10.0), ...]`: that array
             if base.kind == V.STATIC:
                 if idx_traced:
                     return Value(traced=True, deps=deps)
@@ -471,7 +489,10 @@ class Evaluator:
             # haiku transform, a jit of another module: JAX computes it on the tracer
             return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
         q = self.qualname(func)
-        if q is not None and written in self.index.imported_returns and head is None \
+        # a name of another module of the project, imported absolutely or relatively
+        # (`from .helpers import make`: no qualified name, but the facts name it)
+        project_name = q is not None or (written is not None and written.split(".", 1)[0] in self.imports.relative)
+        if project_name and written in self.index.imported_returns and head is None \
                 and not self.index.imported_returns[written].startswith(("dispatched:", kinds.COUNTER, kinds.DISPLAYS)):  # JAX505's, JAX504's, JAX207's
             # a helper of another module of the project whose every return has one kind
             # (or hands back what it was given)
@@ -484,13 +505,25 @@ class Evaluator:
             known = self.index.imported_values.get(written)
             if known is not None and "shape" in known and r.kind in (V.ARRAY, V.NPARRAY):
                 r = replace_value(r, shape=tuple(known["shape"]))  # `make_grid()` of known shape
+            if returned == kinds.DISPLAY + "list" and r.kind == V.UNKNOWN and not r.traced:
+                # every return a list display or comprehension (`return [total / c for c in counts]`),
+                # also of a module that never names JAX: a Python list
+                r = replace_value(r, pytype="list")
+            if known is not None and r.kind == V.UNKNOWN and r.pytype is None and not r.traced \
+                    and known.get("pytype") in SEQUENCE_TYPES:
+                r = replace_value(r, pytype=known["pytype"])  # `class_weights(counts)` of another module: a list
+            if known is not None and r.kind == V.UNKNOWN and not r.traced and r.pytype is None:
+                r = self._known_return(known, e, traced_ctx, deps) or r
             return r
-        if q is not None and written is not None and head is None and self.index.imported_values:
+        if project_name and written is not None and head is None and self.index.imported_values:
             known = self.index.imported_values.get(written)
             if known is not None and "int" in known:
                 return Value(kind=V.STATIC, const=known["int"])  # `num_steps()` of another module
             if known is not None and known.get("pytype") in SEQUENCE_TYPES:
                 return Value(pytype=known["pytype"])  # `all_leaves(t)` of another module: a list
+            held = self._known_return(known, e, traced_ctx, deps) if known is not None else None
+            if held is not None:
+                return held
             if known is not None and "tuple" in known:
                 # `w, b = init_params(key, n)` of another module: a tuple of arrays
                 return Value(kind=V.TUPLE, elements=tuple(
@@ -571,10 +604,13 @@ class Evaluator:
                         shape = shape_flow.kept_shape(q, e, arg_vals)  # `np.asarray(c)` of a known shape
                     # a NumPy array of literal data: a concrete value, whose shape is known
                     wide = self._wide_dtype(e)  # `np.ones(3, dtype=np.float64)`: 64-bit host data
-                    if shape is None and wide is None:
+                    # (``pytype``: a NumPy constructor's result is an ndarray, wherever it goes:
+                    # returned, in a tuple or list, under another name)
+                    host = "ndarray" if host_array_expr(self.index, self.unit, e, self.qualname) else None
+                    if shape is None and wide is None and host is None:
                         return V.STATIC_VALUE
                     return Value(kind=V.STATIC, shape=shape, int_range=int_range(self, q, e) if shape is not None else None,
-                                 dtype_hint=wide)
+                                 dtype_hint=wide, pytype=host)
                 # `np.array([1, 2])`, `np.zeros((4, 3))`: a host array whose shape the literal gives
                 shape = constructor_facts(self, "jax.numpy" + q[len("numpy"):], e)[0] if q.count(".") == 1 else None
                 if shape is None and arg_vals and not e.args[0].star:
@@ -642,6 +678,13 @@ class Evaluator:
                     self._returns_array(local.unit, e, arg_vals, concrete=not traced_ctx):
                 # a helper of this file that hands back a JAX computation of what it was given
                 return self._with_body(Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED), local.unit, e, arg_vals)
+            if local.unit is not None and local.kind == V.FUNCTION and type(local.unit.node) is cst.FunctionDef \
+                    and not local.unit.node.decorators:
+                held = returns.global_key_return(self.index, local.unit, self.qualname)
+                if held is not None:
+                    token = self.key_token(cst.Name(held))  # the module-level key itself
+                    if token is not None:
+                        return Value(kind=V.KEY, key=token)  # `get_key()`: the same `_KEY` each call
             if local.unit is not None and local.kind == V.FUNCTION:
                 given = self._passed_back(local.unit, e)
                 if given is not None:
@@ -701,6 +744,10 @@ class Evaluator:
                     # `self._predict(obs)` in traced code: a method whose every return is a
                     # jax.numpy computation hands back a tracer, whatever it is given
                     return self._returned(V.ARRAY, e, traced_ctx, deps)
+            if base.instance is not None and base.kind == V.UNKNOWN and not base.traced:
+                held = self._instance_method_return(base.instance, m, e, arg_vals, traced_ctx, deps)
+                if held is not None:
+                    return held  # `Maker().make(t)`: what the method returns
             if base.kind == V.AT_INDEX:
                 # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
@@ -1044,6 +1091,74 @@ class Evaluator:
 
         return qualname
 
+    def _instance_attribute(self, ref: str, attr: str) -> Optional[Value]:
+        """``obj.attr`` of an instance of a plain class of the project (``ref``): what its
+        ``__init__`` set once (an array, a Python list), for a class of this file
+        (model/returns.py ``attribute_value``) or of another module (its ``values`` fact),
+        when this file writes ``.attr`` nowhere else.  None: unknown."""
+        cls = instances.of_class(self, ref)
+        if cls is not None:
+            if cls.is_jax_module:
+                return None
+            held = returns.attribute_value(self, cls, attr)
+            if held is None:
+                return None
+            if returns.is_list(held):
+                return Value(pytype="list")
+            return Value(kind=held.kind, shape=held.shape, const=held.const, int_range=held.int_range,
+                         pytype=held.pytype)
+        known = self.index.imported_values.get(ref) if not ref.startswith("@") else None
+        rec = (known.get("attrs") or {}).get(attr) if known is not None else None
+        if rec is None or returns.attribute_written(self, attr):
+            return None
+        return _imported_constant(rec)
+
+    def _instance_method_return(self, ref: str, m: str, call: cst.Call, arg_vals: list[Value],
+                                traced_ctx: bool, deps: frozenset) -> Optional[Value]:
+        """``obj.m(...)`` of an instance of a plain class of the project (``ref``): what the
+        method's body returns for this call (a class of this file) or for any call
+        (another module's ``values`` fact): an array, a Python list, a dict of arrays."""
+        cls = instances.of_class(self, ref)
+        if cls is not None:
+            method = cls.methods.get(m)
+            if cls.is_jax_module or method is None or bound_receiver(method) != 1:
+                return None
+            body = returns.returned_value(self, method, call, arg_vals, n_bound=1)
+            if body is None:
+                return None
+            if returns.is_list(body):
+                return Value(pytype="list")
+            if body.kind in (V.ARRAY, V.NPARRAY, V.TUPLE, V.ARRAYS) or (body.kind == V.LIST and body.pytype == "dict") \
+                    or (body.kind == V.STATIC and body.pytype == "ndarray"):
+                return merged(V.UNKNOWN_VALUE, body)
+            return None
+        known = self.index.imported_values.get(ref) if not ref.startswith("@") else None
+        rec = (known.get("returns") or {}).get(m) if known is not None else None
+        return self._known_return(rec, call, traced_ctx, deps) if rec is not None else None
+
+    def _known_return(self, known: dict, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Optional[Value]:
+        """What a call of another module's helper returns, as its ``values`` fact tells
+        (model/returns.py ``exported_values``): an array (``return _TABLE``, a module-level
+        array), a new dict of arrays under literal keys (``return {"obs": jnp.zeros((n, d))}``);
+        None for anything else."""
+        if known.get("key_of"):
+            # `get_key()` of another module returning its module-level key: the same key at each call
+            label = (dotted_name(call.func) or "key") + "()"
+            token = self._attr_tokens.get(label)
+            if token is None:
+                token = self._attr_tokens[label] = KeyToken(call, len(self.loop_stack), label)
+            return Value(kind=V.KEY, key=token)
+        if "dict" in known:
+            return Value(kind=V.LIST, pytype="dict", fields=tuple(
+                (k, replace_value(self._returned(kind, call, traced_ctx, deps), shape=tuple(sh) if sh is not None else None))
+                for k, kind, sh in known["dict"] if kind in (V.ARRAY, V.NPARRAY)))
+        if known.get("array") in (V.ARRAY, V.NPARRAY):
+            r = self._returned(known["array"], call, traced_ctx, deps)
+            return replace_value(r, shape=tuple(known["shape"])) if "shape" in known else r
+        if known.get("pytype") == "list":
+            return Value(pytype="list")
+        return None
+
     def _returned(self, kind: str, call: cst.Call, traced_ctx: bool, deps: frozenset) -> Value:
         """The value of a call of a helper whose returns have ``kind``: a JAX array is
         a tracer in traced code (unless it runs eagerly under vmap alone), concrete
@@ -1190,6 +1305,21 @@ def merged(r: Value, body: Value) -> Value:
     return r
 
 
+def _imported_constant(known: dict) -> Optional[Value]:
+    """The value of a module constant another module of the project binds once (its
+    ``values`` fact, model/returns.py ``exported_values``): a concrete JAX array or a
+    host NumPy array (of its shape), a list display (``{"display": "list"}``: a Python
+    list, which `jax.numpy` functions refuse); None for anything else."""
+    if known.get("array") in (V.ARRAY, V.NPARRAY):
+        shape = known.get("shape")
+        return Value(kind=known["array"], shape=tuple(shape) if shape is not None else None)
+    if known.get("display") == "list" or known.get("pytype") == "list":
+        return Value(pytype="list")
+    if known.get("key"):
+        return Value(kind=V.KEY)  # its identity: ``key_token`` (model/bindings.py)
+    return None
+
+
 # the Python sequences ``Value.pytype`` names: what a helper's every return builds
 SEQUENCE_TYPES = ("list", "tuple")
 
@@ -1218,6 +1348,30 @@ def _sample_site_draws(call: cst.Call) -> bool:
         elif a.keyword.value == "obs":
             obs = a.value
     return obs is None or (type(obs) is cst.Name and obs.value == "None")
+
+
+def _display_item(interp, name: cst.BaseExpression, base: Value, index: cst.BaseExpression) -> Optional[Value]:
+    """``name[i]`` of a list display the name holds (``tables = [np.arange(10.0), jnp.zeros(3)]``),
+    ``i`` a literal in range: its element ``i`` when that is an array (JAX or host) or a
+    Python list (a display too), and the file's text writes no item of ``name`` (``name[j] = ...``) nor
+    changes its length; None otherwise."""
+    if type(name) is not cst.Name or base.elements is None or base.pytype is not None or base.fields is not None:
+        return None
+    i = int_value(index)
+    if i is None or not -len(base.elements) <= i < len(base.elements):
+        return None
+    el = base.elements[i]
+    if el.traced or el.key is not None or not (
+            el.kind in (V.ARRAY, V.NPARRAY) or (el.kind == V.STATIC and el.pytype == "ndarray")
+            or el.pytype == "list" or (el.kind == V.LIST and el.elements is not None and el.pytype is None
+                                       and el.fields is None)):
+        return None
+    if not returns.list_length_visible(interp, name.value):
+        return None
+    n = re.escape(name.value)
+    if re.search(rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)", interp.text):
+        return None  # an item written somewhere (`tables[0] = ...`)
+    return el
 
 
 def _held_item(base: Value, index: cst.BaseExpression) -> Optional[Value]:

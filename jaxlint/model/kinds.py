@@ -61,6 +61,9 @@ _COMPILING = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "ja
 NS = "ns:"
 NAMESPACES = frozenset({"numpy", "jax.numpy"})
 DEFAULT = "default"
+# an initializer that draws nothing from the key it is given, passed as a value
+# (``dense(key, w_init=lecun_normal(), b_init=zeros)``): ``nodraw:jax.nn.initializers.zeros``
+NODRAW = "nodraw:"
 
 # the kinds that cross a call (to a parameter, from a return) and between modules
 # a dict display holding host NumPy arrays or concrete JAX arrays under literal keys:
@@ -107,6 +110,8 @@ def fact_name(v: Value) -> str:
     if v.kind == V.FUNCTION:
         if v.transform is None and v.unit is None and v.qualname in NAMESPACES:
             return NS + v.qualname  # `xnp=jnp`
+        if v.transform is None and v.unit is None and apis.initializer_draws_nothing(v.qualname):
+            return NODRAW + v.qualname  # `b_init=zeros`
         # a jit wrap (`jax.jit(f)`), or a def whose outermost decorator compiles it
         # (`@jax.jit def f`: its name holds the jitted function)
         t = v.transform if v.transform is not None else (v.unit.outer_transform if v.unit is not None else None)
@@ -134,7 +139,7 @@ def fact_name(v: Value) -> str:
 
 def carried(kind: str) -> bool:
     """Does a parameter given ``kind`` by every call take it (model/walker.py)?"""
-    return kind in CARRIED or kind.startswith(DICT)
+    return kind in CARRIED or kind.startswith((DICT, NODRAW))
 
 
 def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> Value:
@@ -150,7 +155,9 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
     if kind == V.ARRAYS:
         return Value(kind=V.ARRAYS, item=Value(kind=V.ARRAY))
     if kind == PYLIST:
-        return Value(kind=V.LIST)  # its items unknown: the callee may change them
+        return Value(kind=V.LIST, pytype="list")  # a Python list, its items unknown: the callee may change them
+    if kind.startswith(NODRAW):
+        return Value(kind=V.FUNCTION, qualname=kind[len(NODRAW):])
     if kind.startswith(DICT):
         return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=h.split('=', 1)[1]))
                                                for h in kind[len(DICT):].split(",")))
@@ -209,7 +216,9 @@ OBJS = "objs:"
 
 
 def _fact_name(k: object) -> bool:
-    return k in _FACT_NAMES or (isinstance(k, str) and (k.startswith((OBJ + "@", OBJS + "@")) or (k.startswith(NS) and k[len(NS):] in NAMESPACES)))
+    return k in _FACT_NAMES or (isinstance(k, str) and (
+        k.startswith((OBJ + "@", OBJS + "@")) or (k.startswith(NS) and k[len(NS):] in NAMESPACES)
+        or (k.startswith(NODRAW) and apis.initializer_draws_nothing(k[len(NODRAW):]))))
 
 
 def namespace_param(default_ns: Optional[str], kind: Optional[str]) -> Optional[str]:

@@ -26,7 +26,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from jaxlint.model import values as V
-from jaxlint.model.constants import constant_int
+from jaxlint.model.constants import constant_int, host_array_expr
 from jaxlint.model.scopes import writes
 from jaxlint.model.shape_flow import fold_int
 from jaxlint.model.journal import JournalDict
@@ -143,8 +143,10 @@ def _init_values(interp: Any, cls: ClassInfo) -> dict[str, Value]:
             continue
         held = _read(interp, m, {}, False, returns=False)
         for attr, v in (held or {}).items():
-            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and v.const is not None):
+            if v.kind in (V.ARRAY, V.NPARRAY) or (v.kind == V.STATIC and (v.const is not None or v.pytype == "ndarray")):
                 out[attr] = v
+            elif is_list(v):
+                out[attr] = Value(pytype="list")  # `self.weights = [1.0, 2.0]`: a Python list
     return out
 
 
@@ -182,6 +184,9 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         for v in found[1:]:
             out = V.join(out, v)
         seq = out.pytype if out.kind in (V.UNKNOWN, V.LIST) and out.pytype in ("list", "tuple") else None
+        if seq is None and out.kind == V.LIST and out.pytype is None and out.fields is None \
+                and out.elements is not None:
+            seq = "list"  # every return a list display (`return [total / c for c in counts]`, `[a, b]`)
         if out.kind not in _KEPT and V.holds_tracer(out):
             # a record built with a tracer (`return State(loss=l)`, `{"loss": l}`; a list of them)
             return Value(holds=True, pytype=seq)
@@ -281,25 +286,178 @@ def exported_values(interp: Any) -> dict[str, dict]:
             n = None
         if n is not None:
             out[name] = {"int": n}
+    for name, entries in module.bindings.items():
+        # a module-level array bound once (`ANCHORS = jnp.array([0.5, 1.0, 2.0])`, `TABLE =
+        # np.zeros((10, 4))`): a concrete JAX array or a host NumPy array, of the shape the
+        # model knows, read by the modules that import it
+        if name in out or len(entries) != 1 or name.startswith("__") or type(entries[0][1]) is not cst.Call:
+            continue
+        ws = writes(module.node, name)
+        if len(ws) != 1 or type(ws[0]) is not cst.Assign or len(ws[0].targets) != 1 \
+                or type(ws[0].targets[0].target) is not cst.Name \
+                or any(name in u.global_names and name in u.assigned for u in index.units):
+            continue
+        v = _module_value(interp, entries[0][1])
+        if v is None or v.traced:
+            continue
+        if v.kind == V.KEY:
+            out[name] = {"key": 1}  # `KEY = jax.random.key(0)`: one key, the same object wherever it is read
+            continue
+        kind = v.kind
+        if kind != V.ARRAY and host_array_expr(index, module, entries[0][1], interp.qualname):
+            kind = V.NPARRAY  # `np.arange(10.0)` (the model keeps its shape as a static value's)
+        if kind in (V.ARRAY, V.NPARRAY):
+            out[name] = {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
+    from jaxlint.model.instances import local_class
+
+    for cls in index.classes:
+        if cls.name not in out and local_class(interp, cls.name) is cls:
+            rec = class_values(interp, cls)
+            if rec:
+                out[cls.name] = rec  # `h = Holder()` in an importer: `h.table`, `h.make(t)`
     for name, unit in sorted(module.defs.items()):
         if unit.cls is not None:
+            continue
+        if global_key_return(index, unit, interp.qualname) is not None:
+            out[name] = {"key_of": 1}  # `def get_key(): return _KEY`: the same key at every call
             continue
         # what any call returns: its parameters unknown (a call may pass anything)
         v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
         if v is None:
             continue
-        if v.kind in (V.ARRAY, V.NPARRAY) and v.shape is not None:
-            out[name] = {"shape": list(v.shape)}
+        if _array_kind(v) is not None:
+            # an array (`return jnp.zeros((GRID, GRID))`, `return _TABLE` of a module-level
+            # array): its kind, and its shape when known
+            out[name] = {"array": _array_kind(v), **({"shape": list(v.shape)} if v.shape is not None else {})}
         elif v.kind == V.STATIC and type(v.const) is int:
             out[name] = {"int": v.const}
+        elif v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
+            # `return {"obs": jnp.zeros((n, d))}`: the arrays a new dict holds under literal keys
+            out[name] = {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None]
+                                  for k, fv in v.fields]}
         elif v.kind in (V.UNKNOWN, V.ARRAYS) and v.pytype in ("list", "tuple"):
             out[name] = {"pytype": v.pytype}  # every return a Python list (`return tree_leaves(t)`)
         elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
-                and any(e.kind in (V.ARRAY, V.NPARRAY) for e in v.elements):
+                and any(_array_kind(e) is not None for e in v.elements):
             # `return w, b` of two JAX arrays: their kinds (and shapes) for `w, b = init(...)`
-            out[name] = {"tuple": [[e.kind, list(e.shape) if e.shape is not None else None]
-                                   if e.kind in (V.ARRAY, V.NPARRAY) else [V.UNKNOWN, None] for e in v.elements]}
+            out[name] = {"tuple": [[_array_kind(e), list(e.shape) if e.shape is not None else None]
+                                   if _array_kind(e) is not None else [V.UNKNOWN, None] for e in v.elements]}
     return out
+
+
+def is_list(v: Value) -> bool:
+    """Is ``v`` a Python list the model shows: a list display, a comprehension, ``list(...)``?"""
+    if v.traced or v.kind not in (V.UNKNOWN, V.LIST):
+        return False
+    return v.pytype == "list" or (v.kind == V.LIST and v.elements is not None and v.pytype is None and v.fields is None)
+
+
+def value_record(v: Optional[Value]) -> Optional[dict]:
+    """A value as a ``values`` fact record (what ``exported_values`` tells importers of a
+    module-level name, a class's attribute, a method's return): an array and its shape, a
+    Python list, a new dict of arrays under literal keys; None for anything else."""
+    if v is None:
+        return None
+    kind = _array_kind(v)
+    if kind is not None and not v.traced:
+        return {"array": kind, **({"shape": list(v.shape)} if v.shape is not None else {})}
+    if is_list(v):
+        return {"pytype": "list"}
+    if v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
+        return {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None] for k, fv in v.fields]}
+    return None
+
+
+def class_values(interp: Any, cls: ClassInfo) -> dict:
+    """What instances of ``cls`` (a plain class: not a flax/equinox/haiku module) tell
+    importers: ``attrs``, the attributes its ``__init__`` sets once to an array or list
+    (model/returns.py ``attribute_value``), and ``returns``, what its plain methods return
+    for any call (their parameters unknown): records of ``value_record``."""
+    out: dict = {}
+    if cls.is_jax_module:
+        return out
+    init = cls.methods.get("__init__")
+    attrs = {}
+    if init is not None and isinstance(init.node, cst.FunctionDef):
+        for attr in sorted(self_writes(init.node.body) or ()):
+            rec = value_record(attribute_value(interp, cls, attr))
+            if rec is not None:
+                attrs[attr] = rec
+    if attrs:
+        out["attrs"] = attrs
+    rets = {}
+    for name, m in sorted(cls.methods.items()):
+        if name.startswith("__") or not isinstance(m.node, cst.FunctionDef) or m.node.decorators \
+                or not m.params or m.params[0].name != "self":
+            continue
+        rec = value_record(returned_value(interp, m, cst.Call(func=cst.Name(name)), [], n_bound=1,
+                                          traced=False, defaults=False))
+        if rec is not None:
+            rets[name] = rec
+    if rets:
+        out["returns"] = rets
+    return out
+
+
+_KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+
+
+def global_key_return(index: Any, unit: Unit, qualname: Any) -> Optional[str]:
+    """The module-level name every ``return`` of the plain function ``unit`` hands back
+    when the module binds that name once, to a new PRNG key (``_KEY = jax.random.key(0)``;
+    ``def get_key(): return _KEY``), and no function rebinds it: each call gives the
+    same key object.  None otherwise."""
+    node = unit.node
+    if type(node) is not cst.FunctionDef or node.decorators or unit.is_generator or unit.cls is not None:
+        return None
+    if not unit.returns or any(type(r) is not cst.Name for r in unit.returns):
+        return None
+    names = {r.value for r in unit.returns}
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    if name in unit.assigned or unit.param(name) is not None or name in unit.global_names:
+        return None
+    module = index.module_unit
+    entries = module.bindings.get(name)
+    if not entries or len(entries) != 1 or type(entries[0][1]) is not cst.Call \
+            or qualname(entries[0][1].func) not in _KEY_MAKERS:
+        return None
+    if len(writes(module.node, name)) != 1 or any(name in u.global_names and name in u.assigned for u in index.units):
+        return None
+    return name
+
+
+def _array_kind(v: Value) -> Optional[str]:
+    """``array`` or ``nparray`` when ``v`` is one (a NumPy constructor's result, which the
+    model keeps as a static value, is a host array); None otherwise."""
+    if v.kind in (V.ARRAY, V.NPARRAY):
+        return v.kind
+    return V.NPARRAY if v.kind == V.STATIC and v.pytype == "ndarray" else None
+
+
+def _module_value(interp: Any, expr: cst.CSTNode) -> Optional[Value]:
+    """The value of ``expr``, a module-level binding, evaluated alone: its names unknown
+    (None: unknown)."""
+    saved = (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+             interp.eager, interp.not_none, interp.scratch_attrs)
+    interp.unit = interp.index.module_unit
+    interp.env = JournalDict()
+    interp._memo = {}
+    interp.loop_stack = []
+    interp.scratch_traced = False
+    interp.eager = False
+    interp.not_none = set()
+    interp.scratch_attrs = None
+    interp.scratch_depth += 1
+    try:
+        return interp.value(expr)
+    except RecursionError:  # pragma: no cover - deep expressions
+        return None
+    finally:
+        interp.scratch_depth -= 1
+        (interp.unit, interp.env, interp._memo, interp.loop_stack, interp.scratch_traced,
+         interp.eager, interp.not_none, interp.scratch_attrs) = saved
 
 
 def _attribute_writes(interp: Any, attr: str) -> int:

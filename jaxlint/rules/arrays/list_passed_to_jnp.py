@@ -54,7 +54,10 @@ class ListToJnpFunction(Rule):
     what_it_does = (
         "Flags list and tuple displays (`[1, 2, 3]`, `(a, b)`), list comprehensions and names "
         "bound to them (a name bound once to a comprehension or `list(...)`: `grads = "
-        "[jax.grad(loss)(w, x) for x in batches]` then `jnp.mean(grads, axis=0)`), passed as an *array operand* of a `jax.numpy` function that rejects "
+        "[jax.grad(loss)(w, x) for x in batches]` then `jnp.mean(grads, axis=0)`), and the values the model "
+        "shows are Python lists wherever they come from: a helper's return (in this module or another, "
+        "also one that never imports JAX), a module constant of another module, an attribute `__init__` "
+        "sets once, what a method returns, a parameter every caller gives a list; passed as an *array operand* of a `jax.numpy` function that rejects "
         "them: reductions (`sum`, `mean`, `max`...), element-wise functions (`exp`, `sqrt`, "
         "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ...; the indices of `take`, the repeats of "
         "`repeat`, the operands of `put`/`place`/`put_along_axis`/`fill_diagonal`, and the "
@@ -174,6 +177,48 @@ class ListToJnpFunction(Rule):
             d = jnp.diag(jnp.asarray((1., 2., 3.)))
             """,
         ),
+        # lists the model shows through a helper's return and an attribute set in `__init__`
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def class_weights(counts):
+                total = sum(counts)
+                return [total / (len(counts) * c) for c in counts]
+
+
+            class Scaler:
+                def __init__(self):
+                    self.levels = [1.0, 10.0, 100.0]
+
+
+            w = jnp.sum(class_weights([10, 5, 1]))
+            m = jnp.max(Scaler().levels)
+            """,
+            expected=[(14, 13), (15, 13)],
+            messages=[
+                "`jnp.sum` does not accept a Python list: this raises `TypeError: sum requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+                "`jnp.max` does not accept a Python list: this raises `TypeError: max requires ndarray or scalar arguments, got <class 'list'>`. Convert it first with `jnp.asarray(...)`",
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def class_weights(counts):
+                total = sum(counts)
+                return [total / (len(counts) * c) for c in counts]
+
+
+            class Scaler:
+                def __init__(self):
+                    self.levels = [1.0, 10.0, 100.0]
+
+
+            w = jnp.sum(jnp.asarray(class_weights([10, 5, 1])))
+            m = jnp.max(jnp.asarray(Scaler().levels))
+            """,
+        ),
         # a function of a submodule (`jnp.linalg.norm`): reported without a fix, which is
         # offered only for `jnp.<name>` calls
         Invalid(
@@ -217,7 +262,7 @@ class ListToJnpFunction(Rule):
             return "list"
         if isinstance(e, cst.Tuple):
             return "tuple"
-        if isinstance(e, (cst.Name, cst.Call, cst.Subscript)):
+        if isinstance(e, (cst.Name, cst.Call, cst.Subscript, cst.Attribute)):
             v = self.ctx.value(e)
             if isinstance(e, cst.Name) and v.kind == V.LIST and v.elements is not None:
                 return "list"

@@ -2881,6 +2881,9 @@ class PrngKeyReuse(Rule):
         if not ctx.index.makes_initializers or type(func) not in (cst.Call, cst.Name, cst.Attribute) \
                 or any(a.star for a in node.args):
             return
+        if type(func) is cst.Name and ctx.value(func).kind == V.FUNCTION \
+                and apis.initializer_draws_nothing(ctx.value(func).qualname):
+            return  # `b_init(key, shape)` where every call gives `b_init=zeros`: it draws nothing
         factory = initializer_of(func, ctx.unit, ctx.index, ctx.qualname)
         if factory is None:
             return

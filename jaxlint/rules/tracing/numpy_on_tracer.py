@@ -487,6 +487,27 @@ class NumpyOnTracer(Rule):
 
     INVALID = [
         # host NumPy arrays indexed by a tracer; NumPy in a tree_map callback over traced
+        # a NumPy array a helper returns in a tuple: still a host array
+        Invalid(
+            """
+            import jax
+            import numpy as np
+
+
+            def make_bins():
+                return np.linspace(0.0, 1.0, 8), 8
+
+
+            @jax.jit
+            def f(i):
+                bins, n = make_bins()
+                return bins[i]
+            """,
+            expected=[(12, 12)],
+            messages=[
+                "`bins[i]` indexes the host NumPy array `bins` with a traced value (it depends on the traced argument `i` of `f` (decorated with @jax.jit)): NumPy converts the index with `__array__()`, which raises TracerArrayConversionError. Make it a JAX array first: `jnp.asarray(bins)[i]`",
+            ],
+        ),
         # leaves; a method reached through a module-level instance
         Invalid(
             """
@@ -1001,7 +1022,9 @@ class NumpyOnTracer(Rule):
         ctx = self.ctx
         if not ctx.in_traced:
             return
-        if ctx.value(node.value).kind != V.NPARRAY and not ctx.holds_host_numpy_array(node.value):
+        base = ctx.value(node.value)
+        if base.kind != V.NPARRAY and not (base.kind == V.STATIC and base.pytype == "ndarray") \
+                and not ctx.holds_host_numpy_array(node.value):
             return
         traced = None
         in_slice = False
