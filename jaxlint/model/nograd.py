@@ -11,7 +11,9 @@ differentiate it.  A decorated function that returns nothing (a test under
 closes them over the names each reached function mentions (over-approximated by
 name: any function of the file with a name mentioned in a reached body is reached).
 A function is *underived* when neither it nor a function around it is reached, nor
-given to a differentiating transformation (``Unit.grad_reasons``); a method only when
+given to a reverse-mode differentiation (``Unit.grad_reasons``: a function only
+``jax.jacfwd``/``jax.jvp``/``jax.linearize`` differentiate is run, and its masked
+branches' tangents dropped, gradtrace.FORWARD_ONLY); a method only when
 the file differentiates nothing at all (its object may be used anywhere).
 
 Unknown stays unknown: a differentiating call whose function is not a function of
@@ -28,7 +30,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.gradtrace import DIFFERENTIATING, FORWARD_ONLY, in_reverse_mode
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import children, descendants, positional_args
 
@@ -53,6 +55,7 @@ class DerivativeReach:
         self.qualname = qualname
         self.by_name: dict[str, list[Unit]] = {}
         self.unit_of: dict[int, Unit] = {}
+        self.units = units
         for u in units:
             self.unit_of[id(u.node)] = u
             if not u.is_module:
@@ -67,7 +70,13 @@ class DerivativeReach:
             t = type(node)
             if t is cst.Call:
                 q = qualname(node.func) or ""
-                if q in DIFFERENTIATING or q in _ALSO_DIFFERENTIATING:
+                if q in FORWARD_ONLY:
+                    # forward mode only (`jax.jacfwd(f)`, `jax.jvp(f, ...)`): it runs `f`, and
+                    # a masked branch's tangent is dropped; `f` is handed to no one else
+                    pos = positional_args(node)
+                    if pos:
+                        self._plain_args.add(id(pos[0]))
+                elif q in DIFFERENTIATING or q in _ALSO_DIFFERENTIATING:
                     found = self._functions(_fn_arg(node))
                     if found is None:
                         self.unknown = True  # it differentiates what the model cannot place
@@ -186,7 +195,7 @@ class DerivativeReach:
             return False
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
-            if id(u) in self.reached or u.grad_reasons:
+            if id(u) in self.reached or in_reverse_mode(u, self.units):
                 return False
             if u.cls is not None and self.reached:
                 # a method runs wherever its object is used (`model.apply(p, x)`,

@@ -12,7 +12,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import nograd
 from jaxlint.model import values as V
-from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.gradtrace import DIFFERENTIATING, in_reverse_mode
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, dotted_name, int_value, positional_args, walk_tree
 
@@ -2476,7 +2476,7 @@ class WhereGradientNaN(Rule):
         u = ctx.unit
         while u is not None and u.parent is not None and not u.parent.is_module:
             u = u.parent
-        if u is None or u.is_module or u.grad_reasons:
+        if u is None or u.is_module or in_reverse_mode(u, ctx.index.units):
             return False
         underived = ctx.index.project_facts.get("underived")
         return bool(underived) and u.qualname in underived
