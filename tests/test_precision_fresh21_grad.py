@@ -17,6 +17,13 @@ reviewers): jax-fem's constitutive updates are differentiated only by its Newton
   make_constraint(sol)`` ... ``jax.vjp(c_fn, p)``) is placed: the factory is a root, not
   "any function of the project" (which had turned the whole reach off).
 
+* in a test module, a class only the test runner makes (the file never names it) has its
+  methods placed by name like functions, and an attribute read (``op.reference``) names a
+  method or a module-level function, never one nested in a test: ott's reference
+  Laplacian, computed in a test that differentiates nothing next to tests that take
+  ``jax.grad``, is silent; differentiated in its own test, or in a class the file makes
+  and differentiates through, it is reported.
+
 The corrected (forward-only) code is silent; the same code under ``jax.jacrev``,
 ``jax.grad``, ``jax.hessian``, ``jax.vjp`` or ``jax.linear_transpose`` is reported.
 """
@@ -192,4 +199,87 @@ def test_factory_of_reverse_derivative_reaches_its_function(tmp_path, monkeypatc
     files = {"adjoint.py": FACTORY["adjoint.py"].replace("{inner}", "safe_sqrt(p)")}
     assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [
         ("JAX120", "adjoint.py", 6, 31, _SQRT),
+    ]
+
+
+# --- a test class only the test runner makes (fresh set 21: ott tests/geometry/graph_test.py:198 and
+# geodesic_test.py:185, a reference Laplacian computed in a test that differentiates nothing, in a
+# file whose other tests take jax.grad) ------------------------------------------------------------
+
+_DEG = ("`jnp.sqrt(deg)` is computed for every element, also where `deg > 0.0` is false and masks it out; "
+        "its derivative is infinite/NaN where `deg` is 0 or negative, so the gradient of this `where` is NaN "
+        "(0 * inf). Guard `deg` with the same condition too (double where: `jnp.where(cond, deg, 1.0)` inside)")
+
+_PYTEST_CLASS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from spectral import build
+
+
+class TestSpectral:
+
+  @pytest.mark.parametrize("normalize", [False, True])
+  def test_reference_laplacian(self, normalize):
+
+    def reference(adj):
+      deg = jnp.sum(adj, axis=1)
+      scale = jnp.where(deg > 0.0, 1.0 / jnp.sqrt(deg), 0.0)
+      return scale[:, None] * (jnp.diag(deg) - adj) * scale[None, :]
+
+    adj = jnp.ones((4, 4))
+    op = build(adj, normalize=normalize)
+    np.testing.assert_allclose(op.reference, reference(adj))
+
+  def test_differentiable(self):
+
+    def energy(w):
+      return jnp.sum(build(w, normalize=False).reference)
+
+    assert jnp.all(jnp.isfinite(jax.grad({target})(jnp.ones((4, 4)))))
+"""
+
+_SPECTRAL = {"spectral.py": """\
+import jax.numpy as jnp
+
+
+class Operator:
+    def __init__(self, reference):
+        self.reference = reference
+
+
+def build(adj, normalize=False):
+    return Operator(adj * 2.0 if normalize else adj)
+"""}
+
+
+def test_reference_in_test_runner_class_silent(tmp_path, monkeypatch):
+    # the other test differentiates `energy`, which reads `.reference` of a library object:
+    # not the nested reference of the first test
+    files = {**_SPECTRAL, "tests/spectral_test.py": _PYTEST_CLASS.replace("{target}", "energy")}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == []
+
+
+def test_reference_differentiated_in_its_test_reported(tmp_path, monkeypatch):
+    # the test that defines the reference differentiates it: reported
+    text = _PYTEST_CLASS.replace("{target}", "energy").replace(
+        "    np.testing.assert_allclose(op.reference, reference(adj))\n",
+        "    np.testing.assert_allclose(op.reference, reference(adj))\n"
+        "    jax.grad(lambda w: jnp.sum(reference(w)))(adj)\n")
+    files = {**_SPECTRAL, "tests/spectral_test.py": text}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [
+        ("JAX120", "tests/spectral_test.py", 16, 42, _DEG),
+    ]
+
+
+def test_class_the_file_makes_reported(tmp_path, monkeypatch):
+    # the file makes the object and differentiates through it: its methods are not placed by name
+    text = _PYTEST_CLASS.replace("{target}", "energy") + (
+        "\n\ncase = TestSpectral()\n"
+        "print(jax.grad(lambda w: jnp.sum(case.test_reference_laplacian(w)))(1.0))\n")
+    files = {**_SPECTRAL, "tests/spectral_test.py": text}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX120") == [
+        ("JAX120", "tests/spectral_test.py", 16, 42, _DEG),
     ]
