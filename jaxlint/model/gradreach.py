@@ -170,7 +170,7 @@ OPAQUE = "*"
 
 
 def _opaque_target(e: cst.CSTNode, params: frozenset, binds: Optional[dict] = None, depth: int = 0,
-                   defs: frozenset = frozenset()) -> bool:
+                   defs=frozenset()) -> bool:
     """Is ``e``, given to a differentiating transformation, a function the file's names
     cannot place: a subscript, a call other than ``partial`` or a factory of the file,
     an attribute of ``self``/``cls`` or of a parameter, a local bound to one of those?
@@ -222,7 +222,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     # (node, the unit key its mentions go to, the bindings of the function around it)
     stack: list[tuple[cst.CSTNode, Optional[str], dict, str, frozenset]] = []
     module_binds = _bindings_shallow(module)
-    defs = _defined_functions(module)
+    defs = _LazyDefs(module)  # (walked only when a derivative is taken of a call's result)
     for stmt in module.body:
         stack.append((stmt, None, module_binds, "", frozenset()))
     while stack:
@@ -349,16 +349,24 @@ def _may_hold_function(qualname: Callable[[cst.CSTNode], Optional[str]], v: cst.
     return False
 
 
-def _defined_functions(module: cst.Module) -> frozenset:
-    """The names of the functions the file defines with ``def`` (at any depth)."""
-    out: set[str] = set()
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        n = stack.pop()
-        if type(n) is cst.FunctionDef:
-            out.add(n.name.value)  # type: ignore[attr-defined]
-        stack.extend(children(n))
-    return frozenset(out)
+class _LazyDefs:
+    """The names of the functions the file defines with ``def`` (at any depth), found on
+    the first question (most files never ask)."""
+
+    def __init__(self, module: cst.Module):
+        self.module = module
+        self.names: Optional[set[str]] = None
+
+    def __contains__(self, name: object) -> bool:
+        if self.names is None:
+            self.names = set()
+            stack: list[cst.CSTNode] = [self.module]
+            while stack:
+                n = stack.pop()
+                if type(n) is cst.FunctionDef:
+                    self.names.add(n.name.value)  # type: ignore[attr-defined]
+                stack.extend(children(n))
+        return name in self.names
 
 
 def _param_names(fn: cst.CSTNode) -> set[str]:
