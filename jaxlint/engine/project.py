@@ -224,6 +224,8 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 out_calls[-1]["read"] = True  # an attribute read: a property runs
         if c.grad:
             out_calls[-1]["grad"] = True  # from a function differentiated outside jit (model/gradtrace.py)
+            if not gradtrace.in_reverse_mode(c.caller, interp.index.units):
+                out_calls[-1]["forward"] = True  # ... only in forward mode (`jax.jacfwd`, `jax.jvp`)
         if c.overrides:
             out_calls[-1]["overrides"] = True  # `self.m(...)`: the subclasses' overrides of `m` (model/overrides.py)
         if c.ctor:

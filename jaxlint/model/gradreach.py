@@ -39,7 +39,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.gradtrace import DIFFERENTIATING, FORWARD_ONLY
 from jaxlint.model.nograd import gives_value
 from jaxlint.model.walk import children
 
@@ -169,18 +169,19 @@ def _expand(e: cst.CSTNode, binds: dict[str, list[cst.CSTNode]], out: set[str],
 OPAQUE = "*"
 
 
-def _opaque_target(e: cst.CSTNode, params: frozenset, binds: Optional[dict] = None, depth: int = 0) -> bool:
+def _opaque_target(e: cst.CSTNode, params: frozenset, binds: Optional[dict] = None, depth: int = 0,
+                   defs=frozenset()) -> bool:
     """Is ``e``, given to a differentiating transformation, a function the file's names
-    cannot place: a subscript, a call other than ``partial``, an attribute of
-    ``self``/``cls`` or of a parameter, a local bound to one of those?  (A parameter
-    itself is placed: its callers' arguments and its default are roots.)"""
+    cannot place: a subscript, a call other than ``partial`` or a factory of the file,
+    an attribute of ``self``/``cls`` or of a parameter, a local bound to one of those?
+    (A parameter itself is placed: its callers' arguments and its default are roots.)"""
     t = type(e)
     if t is cst.Name:
         if e.value in params:  # type: ignore[attr-defined]
             return False  # what its callers pass is handed on at their calls; its default is a root
         bound = (binds or {}).get(e.value, ())  # type: ignore[attr-defined]
         # a local bound to what cannot be placed (`fn = getattr(self, kind + "_loss")`)
-        return depth < 4 and any(v is not None and _opaque_target(v, params, binds, depth + 1) for v in bound)
+        return depth < 4 and any(v is not None and _opaque_target(v, params, binds, depth + 1, defs) for v in bound)
     if t is cst.Subscript:
         return True
     if t is cst.Call:
@@ -188,7 +189,11 @@ def _opaque_target(e: cst.CSTNode, params: frozenset, binds: Optional[dict] = No
         name = f.value if type(f) is cst.Name else f.attr.value if type(f) is cst.Attribute else ""
         if name == "partial" or name == "Partial":
             args = e.args  # type: ignore[attr-defined]
-            return bool(args) and _opaque_target(args[0].value, params, binds, depth + 1)
+            return bool(args) and _opaque_target(args[0].value, params, binds, depth + 1, defs)
+        if type(f) is cst.Name and name in defs and name not in params:
+            # a factory of this file (`c_fn = make_residual(sol)`): what it returns is a
+            # function it defines or mentions, reached with the factory (its name is a root)
+            return False
         return True
     if t is cst.Attribute:
         base = e.value  # type: ignore[attr-defined]
@@ -217,6 +222,7 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
     # (node, the unit key its mentions go to, the bindings of the function around it)
     stack: list[tuple[cst.CSTNode, Optional[str], dict, str, frozenset]] = []
     module_binds = _bindings_shallow(module)
+    defs = _LazyDefs(module)  # (walked only when a derivative is taken of a call's result)
     for stmt in module.body:
         stack.append((stmt, None, module_binds, "", frozenset()))
     while stack:
@@ -272,9 +278,11 @@ def _summarize(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[st
                 continue
         elif t is cst.Call:
             q = qualname(node.func) or ""  # type: ignore[attr-defined]
-            if q in DIFFERENTIATING or q in ("jax.linear_transpose", "jax.closure_convert"):
+            if q in FORWARD_ONLY:
+                pass  # forward mode only: it runs the function, a masked branch's tangent is dropped
+            elif q in DIFFERENTIATING or q in ("jax.linear_transpose", "jax.closure_convert"):
                 for a in node.args:  # type: ignore[attr-defined]
-                    if _opaque_target(a.value, params, binds):
+                    if _opaque_target(a.value, params, binds, 0, defs):
                         roots.add(OPAQUE)
                     _expand(a.value, binds, roots)
             elif not _plain_call(q, node.func) and not _applies_transform(qualname, node.func):  # type: ignore
@@ -356,7 +364,7 @@ def _applies_transform(qualname: Callable[[cst.CSTNode], Optional[str]], func: c
     if type(func) is not cst.Call:
         return False
     q = qualname(func.func) or ""  # type: ignore[attr-defined]
-    return q in DIFFERENTIATING or q in _PLAIN_CALLS
+    return q in DIFFERENTIATING or q in FORWARD_ONLY or q in _PLAIN_CALLS
 
 
 def _may_hold_function(qualname: Callable[[cst.CSTNode], Optional[str]], v: cst.CSTNode) -> bool:
@@ -377,6 +385,26 @@ def _may_hold_function(qualname: Callable[[cst.CSTNode], Optional[str]], v: cst.
         q = qualname(v.func) or ""  # type: ignore[attr-defined]
         return q in ("functools.partial", "jax.tree_util.Partial") or q in DIFFERENTIATING or q in _PLAIN_CALLS
     return False
+
+
+class _LazyDefs:
+    """The names of the functions the file defines with ``def`` (at any depth), found on
+    the first question (most files never ask)."""
+
+    def __init__(self, module: cst.Module):
+        self.module = module
+        self.names: Optional[set[str]] = None
+
+    def __contains__(self, name: object) -> bool:
+        if self.names is None:
+            self.names = set()
+            stack: list[cst.CSTNode] = [self.module]
+            while stack:
+                n = stack.pop()
+                if type(n) is cst.FunctionDef:
+                    self.names.add(n.name.value)  # type: ignore[attr-defined]
+                stack.extend(children(n))
+        return name in self.names
 
 
 def _param_names(fn: cst.CSTNode) -> set[str]:

@@ -53,6 +53,16 @@ DIFFERENTIATING = _BY_ARGNUMS | _ALL_PRIMALS | frozenset({
     "jax._src.public_test_util.check_grads", "jax._src.public_test_util.check_jvp",
     "jax._src.public_test_util.check_vjp",
 })
+# derivatives taken only in forward mode: the tangent of ``jnp.where(c, a, b)`` is the
+# ``select`` of the branches' tangents, so a masked branch's infinite or NaN tangent is
+# dropped, not multiplied by a zero cotangent (checked with jax 0.10.2:
+# ``jax.jacfwd(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.))(0.)`` is 0, ``jax.jacrev`` and
+# ``jax.hessian`` (jacfwd of jacrev) of it NaN).  ``linearize`` is forward mode too; its
+# linear function turned into a reverse one goes through ``jax.linear_transpose``.
+FORWARD_ONLY = frozenset({
+    "jax.jvp", "jax.jacfwd", "jax.linearize", "equinox.filter_jvp",
+    "jax.test_util.check_jvp", "jax._src.test_util.check_jvp", "jax._src.public_test_util.check_jvp",
+})
 
 
 def mark_site(unit: Unit, qualname: str, call: Optional[cst.Call], n_bound: int = 0,
@@ -104,6 +114,27 @@ def argnums_of(qualname: str, call: Optional[cst.Call]) -> Optional[list[int]]:
         return [0]
     a = arg_at(call, 1, "argnums")
     return [0] if a is None else literal_ints(a)
+
+
+def in_reverse_mode(unit: Unit, units: list[Unit], depth: int = 0) -> bool:
+    """Is ``unit`` (marked by the sites above) differentiated in reverse mode, or called
+    from or defined inside such a function?  False when every derivative the file takes
+    of it is forward mode only (``FORWARD_ONLY``: ``jax.jacfwd(f)``, ``jax.jvp(f, ...)``,
+    ``jax.linearize``), or it has no mark.  A caller the file cannot place counts as
+    reverse (unknown is no exemption)."""
+    for r in unit.grad_reasons:
+        if r in unit.forward_reasons:
+            continue  # told by another module: its caller there is differentiated forward only
+        if r.startswith("differentiated by "):
+            q = r[len("differentiated by "):].replace("eqx.", "equinox.")
+            if q not in FORWARD_ONLY:
+                return True
+            continue
+        name = r[r.find("`") + 1:r.rfind("`")] if r.count("`") == 2 else None
+        others = [u for u in units if u.name == name and u is not unit] if name else []
+        if not others or depth > 6 or any(in_reverse_mode(o, units, depth + 1) for o in others):
+            return True
+    return False
 
 
 def mark_call(caller: Unit, target: Unit, traced_args: list[str]) -> None:

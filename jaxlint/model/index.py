@@ -2298,6 +2298,10 @@ class Indexer:
                         unit.grad_params.update(given)
                         if fact["reason"] not in unit.grad_reasons:
                             unit.grad_reasons.append(fact["reason"])
+                            if fact.get("forward"):
+                                unit.forward_reasons.add(fact["reason"])
+                        elif not fact.get("forward"):
+                            unit.forward_reasons.discard(fact["reason"])
                 elif fact.get("kind") == "call":
                     if fact.get("self_leaves") and unit.cls is not None:
                         # `cosmo.distance(a)` there, `cosmo` a traced instance (model/pytree_methods.py)

@@ -11,8 +11,12 @@ differentiate it.  A decorated function that returns nothing (a test under
 closes them over the names each reached function mentions (over-approximated by
 name: any function of the file with a name mentioned in a reached body is reached).
 A function is *underived* when neither it nor a function around it is reached, nor
-given to a differentiating transformation (``Unit.grad_reasons``); a method only when
-the file differentiates nothing at all (its object may be used anywhere).
+given to a reverse-mode differentiation (``Unit.grad_reasons``: a function only
+``jax.jacfwd``/``jax.jvp``/``jax.linearize`` differentiate is run, and its masked
+branches' tangents dropped, gradtrace.FORWARD_ONLY); a method only when
+the file differentiates nothing at all (its object may be used anywhere), or when its
+class is one only the test runner makes (the file never names it: ``class TestGraph:``
+... ``def test_laplacian(self)``), whose methods are then placed by name like functions.
 
 Unknown stays unknown: a differentiating call whose function is not a function of
 the file (``jax.grad(g)`` with ``g = jax.jit(f)``, ``jax.grad(model.loss)`` with no
@@ -28,7 +32,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.gradtrace import DIFFERENTIATING, FORWARD_ONLY, in_reverse_mode
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import children, descendants, positional_args
 
@@ -53,21 +57,32 @@ class DerivativeReach:
         self.qualname = qualname
         self.by_name: dict[str, list[Unit]] = {}
         self.unit_of: dict[int, Unit] = {}
+        self.units = units
         for u in units:
             self.unit_of[id(u.node)] = u
             if not u.is_module:
                 self.by_name.setdefault(u.name, []).append(u)
         self.unknown = False
         self.reached: set[int] = set()  # ids of units a derivative may reach
+        self.mentioned: set[str] = set()  # the names the file's code mentions (not a def's own name)
         self._plain_args = self._plain_wrapped(module)
         roots: list[Unit] = []
         stack: list[tuple[cst.CSTNode, Optional[cst.CSTNode]]] = [(module, None)]
         while stack:
             node, parent = stack.pop()
             t = type(node)
+            if t is cst.Name and not (type(parent) in (cst.ClassDef, cst.FunctionDef)
+                                      and parent.name is node):  # type: ignore[union-attr]
+                self.mentioned.add(node.value)
             if t is cst.Call:
                 q = qualname(node.func) or ""
-                if q in DIFFERENTIATING or q in _ALSO_DIFFERENTIATING:
+                if q in FORWARD_ONLY:
+                    # forward mode only (`jax.jacfwd(f)`, `jax.jvp(f, ...)`): it runs `f`, and
+                    # a masked branch's tangent is dropped; `f` is handed to no one else
+                    pos = positional_args(node)
+                    if pos:
+                        self._plain_args.add(id(pos[0]))
+                elif q in DIFFERENTIATING or q in _ALSO_DIFFERENTIATING:
                     found = self._functions(_fn_arg(node))
                     if found is None:
                         self.unknown = True  # it differentiates what the model cannot place
@@ -77,7 +92,10 @@ class DerivativeReach:
                 roots.extend(self.by_name[node.value])  # handed on: its taker may differentiate it
             elif t is cst.Attribute and node.attr.value in self.by_name and not (
                     type(parent) is cst.Call and parent.func is node):  # type: ignore[union-attr]
-                roots.extend(self.by_name[node.attr.value])  # `fit(self.loss)`: a method handed on
+                # `fit(self.loss)`: a method handed on (not a function nested in another:
+                # no object has it as an attribute, `geom.laplacian` is another one)
+                roots.extend(u for u in self.by_name[node.attr.value]
+                             if u.cls is not None or u.parent is None or u.parent.is_module)
             elif t is cst.FunctionDef and not all(self._plain_decorator(d.decorator) for d in node.decorators) \
                     and gives_value(node):
                 u = self.unit_of.get(id(node))
@@ -96,8 +114,14 @@ class DerivativeReach:
             if id(u) in self.reached:
                 continue
             self.reached.add(id(u))
-            for n in _names_in(u.node):
+            attrs: set[str] = set()
+            for n in _names_in(u.node, attrs):
                 work.extend(self.by_name.get(n, ()))
+            for n in attrs:
+                # `op.reference`: a method or a module-level function (not one nested in
+                # another: no object has it as an attribute)
+                work.extend(x for x in self.by_name.get(n, ()) if x.cls is not None or x.parent is None
+                            or x.parent.is_module)
             work.extend(inner.get(id(u), ()))
 
     def _functions(self, e: Optional[cst.BaseExpression]) -> Optional[list[Unit]]:
@@ -186,14 +210,25 @@ class DerivativeReach:
             return False
         u: Optional[Unit] = unit
         while u is not None and not u.is_module:
-            if id(u) in self.reached or u.grad_reasons:
+            if id(u) in self.reached or in_reverse_mode(u, self.units):
                 return False
-            if u.cls is not None and self.reached:
+            if u.cls is not None and self.reached and not self._runner_only(u.cls):
                 # a method runs wherever its object is used (`model.apply(p, x)`,
                 # `Model()(x)` in a differentiated loss): not placed by name
                 return False
             u = u.parent
         return True
+
+
+    def _runner_only(self, cls) -> bool:
+        """Is ``cls`` a class whose object only the test runner makes: the file never
+        mentions its name (no call, base, argument or annotation), and it has no operator
+        or ``__call__`` that code holding ``self`` could run without naming it?  Its
+        methods then run only when the runner calls them or when a reached function
+        names them (``self.loss``), as the file's functions do."""
+        if cls.name in self.mentioned:
+            return False
+        return not any(m.startswith("__") and m.endswith("__") and m != "__init__" for m in cls.methods)
 
 
 def gives_value(fn: cst.CSTNode) -> bool:
@@ -223,13 +258,19 @@ def _fn_arg(call: cst.Call) -> Optional[cst.BaseExpression]:
     return None
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
+def _names_in(node: cst.CSTNode, attrs: Optional[set[str]] = None) -> set[str]:
+    """The names ``node`` mentions; with ``attrs``, the names read as attributes
+    (``op.reference``) go there instead."""
     out: set[str] = set()
     stack = list(children(node)) if not isinstance(node, cst.Module) else []
     while stack:
         n = stack.pop()
         if type(n) is cst.Name:
             out.add(n.value)
+        elif attrs is not None and type(n) is cst.Attribute:
+            attrs.add(n.attr.value)  # type: ignore[attr-defined]
+            stack.append(n.value)  # type: ignore[attr-defined]
+            continue
         stack.extend(children(n))
     return out
 

@@ -266,6 +266,9 @@ class Unit:
     # (model/gradtrace.py)
     grad_params: set[str] = field(default_factory=set)
     grad_reasons: list[str] = field(default_factory=list)
+    # those of ``grad_reasons`` that another module told come from forward mode only
+    # (a caller there differentiated only by `jax.jacfwd`/`jax.jvp`: gradtrace.FORWARD_ONLY)
+    forward_reasons: set[str] = field(default_factory=set)
 
     @property
     def concrete_traced(self) -> bool:

@@ -12,7 +12,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import nograd
 from jaxlint.model import values as V
-from jaxlint.model.gradtrace import DIFFERENTIATING
+from jaxlint.model.gradtrace import DIFFERENTIATING, in_reverse_mode
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, dotted_name, int_value, positional_args, walk_tree
 
@@ -708,13 +708,20 @@ class WhereGradientNaN(Rule):
         "there for its users and is still reported. A `.py` file of the project that the "
         "run read but did not analyse counts every word of its text outside imports as mentioned. In a notebook or a test module (`test_*.py`, "
         "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
-        "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `jvp`, `vjp`, `linearize` (or "
+        "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `vjp` (or "
         "a function it mentions), or handed to a callable or decorator that may differentiate it "
         "(`fit(loss)`, an optimizer, a training loop; not a decorated function that returns nothing, a "
         "test under `@set_flag(False)` or `@mock.patch(...)`: it has no output to differentiate); a function given only to `jax.jit`/`jax.vmap` "
         "whose result is only called is not differentiated by that, and a differentiating call on a "
         "function the model cannot place (`jax.grad(step_jit)`, `jax.grad(model.loss)` with no `loss` in "
-        "the file) keeps every `where` of the file reported. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
+        "the file) keeps every `where` of the file reported; a method of a class only the test runner makes "
+        "(the file never names it) is placed by name like a function, and an attribute read (`op.reference`) "
+        "names no function nested in another. A derivative taken only in forward mode (`jax.jacfwd`, "
+        "`jax.jvp`, `jax.linearize`, `eqx.filter_jvp`: a Newton solver's Jacobian) reaches no `where` "
+        "anywhere: the tangent of `jnp.where` selects the branches' tangents, so the masked one is dropped "
+        "(`jax.jacfwd(lambda x: jnp.where(x > 0, jnp.sqrt(x), 0.))(0.)` is 0; `jax.jacrev`, `jax.grad` and "
+        "`jax.hessian` of it are NaN); what a factory of the file returns, given to `jax.vjp`, is placed "
+        "through the factory. Quiet too: a division whose dividend an earlier line zeroed with a `where` on "
         "the same condition (`s = jnp.where(n == 0, 0., s)` then `jnp.where(n == 0, s, s / n)`, the "
         "jax#1052 workaround), a masked operation that no derivative reaches (its inputs built "
         "only from comparisons, booleans cast to floats, `stop_gradient`, zero-derivative "
@@ -2484,7 +2491,7 @@ class WhereGradientNaN(Rule):
         u = ctx.unit
         while u is not None and u.parent is not None and not u.parent.is_module:
             u = u.parent
-        if u is None or u.is_module or u.grad_reasons:
+        if u is None or u.is_module or in_reverse_mode(u, ctx.index.units):
             return False
         underived = ctx.index.project_facts.get("underived")
         return bool(underived) and u.qualname in underived
