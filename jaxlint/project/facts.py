@@ -98,6 +98,11 @@ def incoming_facts(
     # change the number the project's own code runs with)
     rebound = {w for _, path, proj in outputs if not test_module(path)
                for w in proj.get("mod_writes") or ()}
+    # the functions of each module that rebind its module-level names (`global TEMPERATURE`):
+    # a call of one anywhere changes the attribute; the names are not constants either
+    setters_of = {module: proj.get("setters") or {} for module, _, proj in outputs}
+    rebound.update(f"{module}.{a}" for module, setters in setters_of.items()
+                   for attrs in setters.values() for a in attrs)
     int_modules: dict[str, bool] = {}
 
     def ints_in(m: str) -> bool:
@@ -299,10 +304,23 @@ def incoming_facts(
             if target is not None and target.kind == "function":
                 target_path = path_of.get(target.module)
                 if target_path is not None:
-                    known = out.setdefault(target_path, {}).setdefault("attr_changes", {}).setdefault(target.qualname, [])
+                    changed = []
                     for m, a in attrs:
-                        if [m, a, path] not in known:
-                            known.append([m, a, path])
+                        if not a.endswith("()"):
+                            changed.append([m, a, path])
+                            continue
+                        # a call of another project function between the two calls: the
+                        # names its module rebinds when that function is a `global` setter
+                        setter = index.resolve(module, a[:-2])
+                        if setter is not None and setter.kind == "function":
+                            changed.extend([setter.module, name, path]
+                                           for name in setters_of.get(setter.module, {}).get(setter.qualname, ()))
+                    if not changed:
+                        continue
+                    known = out.setdefault(target_path, {}).setdefault("attr_changes", {}).setdefault(target.qualname, [])
+                    for c in changed:
+                        if c not in known:
+                            known.append(c)
                     known.sort()
         # it imports a module that switches x64 on when imported
         if module in x64_at_import:
