@@ -918,3 +918,77 @@ sampling.set_temperature(0.1)
 print(sampling.softmax_t(logits))
 print(sampling.softmax_t(logits))
 """}
+
+# a dict counter updated by a helper of another module (absolute import), under eqx.filter_jit
+GW_ITEM_OTHER = {
+    "pkg/__init__.py": "",
+    "pkg/stats.py": """\
+STATS = {"calls": 0}
+
+
+def record():
+    STATS["calls"] += 1
+""",
+    "pkg/train.py": """\
+import equinox as eqx
+
+from pkg.stats import record
+
+
+@eqx.filter_jit
+def step(model, x):
+    record()
+    return model(x)
+"""}
+GW_ITEM_OTHER_OK = {**GW_ITEM_OTHER, "pkg/train.py": """\
+import equinox as eqx
+
+from pkg.stats import record
+
+
+@eqx.filter_jit
+def step(model, x):
+    return model(x)
+
+
+def run(model, x):
+    record()
+    return step(model, x)
+"""}
+
+# a factory returning `jax.jit(inner)`, its result called at once, in a while loop of a function
+JIT_FACTORY_DIRECT = {"m.py": """\
+import jax
+
+
+def make_update(lr):
+    def update(p):
+        return p - lr * p
+    return jax.jit(update)
+
+
+def train(p, steps):
+    i = 0
+    while i < steps:
+        p = make_update(0.1)(p)
+        i += 1
+    return p
+"""}
+JIT_FACTORY_DIRECT_OK = {"m.py": """\
+import jax
+
+
+def make_update(lr):
+    def update(p):
+        return p - lr * p
+    return jax.jit(update)
+
+
+def train(p, steps):
+    update = make_update(0.1)
+    i = 0
+    while i < steps:
+        p = update(p)
+        i += 1
+    return p
+"""}

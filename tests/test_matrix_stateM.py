@@ -39,8 +39,18 @@ CELLS: dict[str, tuple[str, str, list[tuple]]] = {
         ("JAX402", "m.py", 10, 9, "`calls` is nonlocal: `calls += 1` inside `step` runs when jax.jit traces `step`, "
          "not on every call: calls served from the cache skip it. Return the new value (or carry it through the "
          "loop) instead")]),
-    "GW_HELPER": ("global-write", "helper, same module", []),
-    "GW_OTHER": ("global-write", "helper, another module (relative import)", []),
+    "GW_HELPER": ("global-write", "helper, same module", [
+        ("JAX402", "m.py", 8, 5, "`calls` is global: `calls += 1` inside `bump` (called from `step`) runs when jax.jit "
+         "traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry "
+         "it through the loop) instead")]),
+    "GW_OTHER": ("global-write", "helper, another module (relative import)", [
+        ("JAX402", "pkg/counters.py", 6, 5, "`calls` is global: `calls += 1` inside `bump` (called from `step`) runs when jax.jit "
+         "traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry "
+         "it through the loop) instead")]),
+    "GW_ITEM_OTHER": ("global-write", "dict item, helper of another module, eqx.filter_jit", [
+        ("JAX402", "pkg/stats.py", 5, 5, "`STATS` is global: `STATS[\"calls\"] += 1` inside `record` (called from `step`) runs when eqx.filter_jit "
+         "traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry "
+         "it through the loop) instead")]),
     "SG_SAME": ("stale-global", "same module, rebound at top level", [
         ("JAX405", "m.py", 8, 16, "`SCALE` is a module global that is reassigned (line 13) after `scaled` is "
          "defined: under jit its value is read once, at trace time, and baked into the compiled function, so later "
@@ -87,8 +97,18 @@ CELLS: dict[str, tuple[str, str, list[tuple]]] = {
         ("JAX501", "m.py", 6, 9, '`jit` of a `lambda` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments')]),
     "JIT_PARTIAL_LOOP": ("recompile", "jit of a partial in a loop", [
         ("JAX501", "m.py", 13, 9, '`jit` of a `functools.partial(...)` object compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments')]),
-    "JIT_FACTORY_SAME": ("recompile", "factory of a fresh jit, same module, called in a loop", []),
-    "JIT_FACTORY_OTHER": ("recompile", "factory of a fresh jit, another module, called in a loop", []),
+    "JIT_FACTORY_SAME": ("recompile", "factory of a fresh jit, same module, called in a loop", [
+        ("JAX501", "m.py", 13, 14, "`make_update(...)` returns a new jitted function on every call, with a "
+         "compile cache of its own: called in the loop, it traces and compiles again on every iteration, for the "
+         "same arguments. Make the jitted function once, before the loop")]),
+    "JIT_FACTORY_OTHER": ("recompile", "factory of a fresh jit, another module, called in a loop", [
+        ("JAX501", "train.py", 7, 14, "`steps.make_update(...)` returns a new jitted function on every call, with a "
+         "compile cache of its own: called in the loop, it traces and compiles again on every iteration, for the "
+         "same arguments. Make the jitted function once, before the loop")]),
+    "JIT_FACTORY_DIRECT": ("recompile", "factory returning jax.jit(inner), called at once in a while loop", [
+        ("JAX501", "m.py", 13, 13, "`make_update(...)` returns a new jitted function on every call, with a "
+         "compile cache of its own: called in the loop, it traces and compiles again on every iteration, for the "
+         "same arguments. Make the jitted function once, before the loop")]),
     "STATIC_COUNTER": ("recompile", "loop counter as a static argument", [
         ("JAX504", "m.py", 14, 17, 'the loop counter `i` is passed as the static argument `i` (position 1): every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)')]),
     "UNHASHABLE_SAME": ("static-arg-unhashable", "list given at the call, same module", [
@@ -108,10 +128,6 @@ CELLS: dict[str, tuple[str, str, list[tuple]]] = {
 
 # the cells the model misses (an empty expectation above): what it would need
 HOLES = {
-    "GW_HELPER": "the transformation that traces a helper reached through a call (JAX402 names only lexical ones)",
-    "GW_OTHER": "the same, across modules",
-    "JIT_FACTORY_SAME": "that a function returning a fresh `@jax.jit` closure, called in a loop, compiles per call",
-    "JIT_FACTORY_OTHER": "the same, across modules",
     "X64_OTHER_ENTRY": "x64 per entry point: one script's `jax_enable_x64` silences JAX110 project-wide",
 }
 

@@ -175,6 +175,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    jit_factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_jit)
+    if jit_factories:
+        extra["jit_factories"] = jit_factories  # its functions that return a new jitted function per call
     # (a file that never writes `pallas_call` applies none: no walk)
     kernels = sorted(n for n, u in interp.index.module_unit.defs.items()
                      if u.cls is None and nograd.applies_kernel(u.node, interp.qualname)) \

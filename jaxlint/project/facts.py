@@ -83,6 +83,7 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     key_state_of = {module: proj.get("key_state") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    jit_factories_of = {module: set(proj.get("jit_factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
     # the functions that build a jit in their body (only they are told that they run again)
@@ -204,6 +205,10 @@ def incoming_facts(
                 known_value = None  # another module (or this one) rebinds it: not its definition's value
             if known_value is not None:  # an integer constant, what a no-argument helper returns
                 out.setdefault(path, {}).setdefault("values", {})[name] = known_value
+            if function and qualname in jit_factories_of.get(target_module, ()):
+                made = out.setdefault(path, {}).setdefault("jit_factories", [])
+                if name not in made:
+                    made.append(name)
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -230,7 +235,8 @@ def incoming_facts(
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
-                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
+                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or jit_factories_of.get(m)
+                   or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)

@@ -371,19 +371,21 @@ class GlobalWriteInTraced(Rule):
     def _report_update(self, node: cst.CSTNode, target: cst.CSTNode, n: str, kind: str, owner) -> None:
         ctx = self.ctx
         unit = ctx.unit
-        why = _transform(unit)
-        if why is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
+        traced = _transform(unit, ctx.index)
+        if traced is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
             return
+        why, root = traced
         scope = ctx.module if owner is None else owner.node
         if _asserted(scope, n):
             return  # a test counting traces
         if why.startswith("lax."):
             when = f"once, when the {why} body is traced, not once per iteration"
         else:
-            when = f"when {why} traces `{unit.name}`, not on every call: calls served from the cache skip it"
+            when = f"when {why} traces `{root}`, not on every call: calls served from the cache skip it"
+        inside = f"`{unit.name}`" if root == unit.name else f"`{unit.name}` (called from `{root}`)"
         self.report(
             target,
-            f"`{n}` is {kind}: `{ctx.code(node).strip()}` inside `{unit.name}` runs {when}. Return "
+            f"`{n}` is {kind}: `{ctx.code(node).strip()}` inside {inside} runs {when}. Return "
             "the new value (or carry it through the loop) instead",
         )
 
@@ -393,20 +395,50 @@ class GlobalWriteInTraced(Rule):
     visit_AugAssign = visit_AnnAssign = visit_Assign
 
 
-def _transform(unit) -> "str | None":
-    """The caching transformation (or traced loop) that runs ``unit``: "jax.jit",
-    "lax.scan"...; None when there is none it can name (grad traces every call)."""
+def _transform(unit, index=None, seen: "set[int] | None" = None) -> "tuple[str, str] | None":
+    """The caching transformation (or traced loop) that runs ``unit``: ("jax.jit",
+    the function it traces), ("lax.scan", ...); None when there is none it can name
+    (grad traces every call).  With the file's ``index``, also through the calls that
+    trace a helper: ``bump()`` called from a jitted ``step`` of this file, or of
+    another module ("called from `step` (train.py:8), which is decorated with
+    @jax.jit"): it runs when jit traces ``step``."""
     u = unit
     while u is not None and not u.is_module:
         for r in u.reasons:
-            for prefix in ("decorated with @", "wrapped by ", "a body passed to "):
-                if r.startswith(prefix):
-                    t = r[len(prefix):]
-                    if t.rsplit(".", 1)[-1] in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
-                                                 "jvp", "vjp", "linearize", "checkpoint", "remat"):
-                        continue
-                    return t
+            t = _named(r)
+            if t is not None:
+                return t[0], unit.name
+        if index is not None:
+            seen = seen if seen is not None else set()
+            seen.add(id(u))
+            for r in u.reasons:
+                if r.startswith("called from traced `"):
+                    # callers of this file: the function of that name that calls it
+                    name = r[len("called from traced `"):-1]
+                    for c in index.units:
+                        if c.name == name and id(c) not in seen and id(u) in index.call_edges.get(id(c), ()):
+                            t = _transform(c, index, seen)
+                            if t is not None:
+                                return t
+                elif r.startswith("called from `") and ", which is " in r:
+                    # a caller of another module, traced for the reason it gives
+                    who = r[len("called from `"):r.index("`", len("called from `"))]
+                    t = _named(r.split(", which is ", 1)[1])
+                    if t is not None:
+                        return t[0], who
         u = u.parent
+    return None
+
+
+def _named(r: str) -> "tuple[str, str] | None":
+    """The caching transformation or traced loop a reason names (("jax.jit", ""))."""
+    for prefix in ("decorated with @", "wrapped by ", "a body passed to "):
+        if r.startswith(prefix):
+            t = r[len(prefix):]
+            if t.rsplit(".", 1)[-1] in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+                                         "jvp", "vjp", "linearize", "checkpoint", "remat"):
+                return None
+            return t, ""
     return None
 
 

@@ -1680,6 +1680,12 @@ class RecompileFreshFunction(Rule):
             return
         if not isinstance(tgt, cst.Name):
             return
+        if ctx.loop_stack and isinstance(node.value, cst.Call):
+            # `update = make_update(0.1)` then `update(p)` in the loop: a new jitted function per iteration
+            loop = ctx.loop_stack[-1].node
+            if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == tgt.value
+                   for n in walk_tree(loop)):
+                self._fresh_jit_in_loop(node.value, loop)
         if not ctx.loop_stack:
             # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
             # there: every call of the function builds and compiles a new one
@@ -1816,6 +1822,33 @@ class RecompileFreshFunction(Rule):
                 break
         self._once.pop(node.name.value, None)
 
+    def _fresh_jit_in_loop(self, call: cst.Call, loop: cst.CSTNode) -> None:
+        """``make_update(0.1)`` called in a loop whose body calls what it returns, a
+        jitted function the factory makes anew (``@jax.jit def update`` in its body,
+        of this file or another module of the project): each iteration traces and
+        compiles it again, for the same values.  Arguments that change in the loop
+        (a new learning rate per run of a sweep) are left alone: a compile per value
+        there may be what the code means."""
+        ctx = self.ctx
+        if not ctx.returns_fresh_jit(call.func):
+            return
+        varying = {n.value for t in _loop_targets(loop) for n in walk_tree(t) if isinstance(n, cst.Name)}
+        for n in walk_tree(loop):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                targets = n.targets if isinstance(n, cst.Assign) else [n]
+                varying.update(m.value for t in targets for m in walk_tree(t.target) if isinstance(m, cst.Name))
+        for a in call.args:
+            if a.star or any(isinstance(m, (cst.Call, cst.Subscript)) for m in walk_tree(a.value)) \
+                    or any(isinstance(m, cst.Name) and m.value in varying for m in walk_tree(a.value)):
+                return
+        written = ctx.code(call.func).strip()
+        self.report(
+            call,
+            f"`{written}(...)` returns a new jitted function on every call, with a compile cache of its own: "
+            "called in the loop, it traces and compiles again on every iteration, for the same arguments. "
+            "Make the jitted function once, before the loop",
+        )
+
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
         ctx = self.ctx
@@ -1823,6 +1856,8 @@ class RecompileFreshFunction(Rule):
             return
         func = node.func
         loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        if loop is not None and isinstance(func, cst.Call):
+            self._fresh_jit_in_loop(func, loop)  # `make_update(0.1)(p)` in the loop
         if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "trace") and isinstance(func.value, cst.Call):
             # `jax.jit(f).lower(x)`: ahead-of-time lowering, meant to compile there and then;
             # only a bound method lowered twice in one scope traces twice for nothing
@@ -1963,3 +1998,8 @@ def _own_nodes(fn: cst.CSTNode):
 
 def _SCOPE_NODE(n: cst.CSTNode) -> bool:
     return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _loop_targets(loop: cst.CSTNode) -> list[cst.CSTNode]:
+    """The targets a loop binds on each iteration (a ``for`` loop's target)."""
+    return [loop.target] if isinstance(loop, cst.For) else []
