@@ -27,7 +27,9 @@ class GlobalWriteInTraced(Rule):
         "trace, not once per call or iteration. Counting traces on purpose (a name that says "
         "`trace`/`compile`, or one the code asserts on), one-off settings (`global cache; "
         "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
-        "an enclosing function that is traced by the same transformation are left alone."
+        "an enclosing function that is traced by the same transformation are left alone. The "
+        "update may sit in a helper the traced function calls, in its module or another module "
+        "of the project (`count()` in a jitted `step`): it runs when jit traces `step`."
     )
     why_bad = (
         "The global receives the tracer that existed while the function was traced, not a "
@@ -41,6 +43,29 @@ class GlobalWriteInTraced(Rule):
     use_instead = "Return the value and store it outside the traced function:\n\n```python\n@jax.jit\ndef step(x):\n    y = x * 2\n    return y, y\n\nout, last = step(x)\n```"
     fix_safety = "No automatic fix: the function's outputs have to change."
     VALID = [
+        # the counting helper called by the driver, outside the trace
+        Valid(
+            """
+            import jax
+
+            n_calls = 0
+
+
+            def count():
+                global n_calls
+                n_calls += 1
+
+
+            @jax.jit
+            def step(x):
+                return x * 2
+
+
+            def run(x):
+                count()
+                return step(x)
+            """
+        ),
         # counting traces with a Python int is a deliberate trace-time effect
         Valid(
             """
@@ -160,6 +185,30 @@ class GlobalWriteInTraced(Rule):
     ]
 
     INVALID = [
+        # a helper that counts, called from a jitted function: it runs when jit traces
+        # the caller (of this module or of another one), not on every call
+        Invalid(
+            """
+            import jax
+
+            n_calls = 0
+
+
+            def count():
+                global n_calls
+                n_calls += 1
+
+
+            @jax.jit
+            def step(x):
+                count()
+                return x * 2
+            """,
+            expected=[(8, 5)],
+            messages=[
+                "`n_calls` is global: `n_calls += 1` inside `count` (called from `step`) runs when jax.jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
         Invalid(
             """
             import jax

@@ -574,7 +574,10 @@ class RecompileFreshFunction(Rule):
     seed = "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit caching and closures (seeds 001, 004)"
     what_it_does = (
         "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` / `nnx.jit(f)` where `f` is a new function object "
-        "each time the line runs, and the wrapped function is then called there:\n\n"
+        "each time the line runs, and the wrapped function is then called there; and, in a loop that "
+        "calls the result, a call of a factory (of the file or another module of the project) that "
+        "returns a new jitted function (`@jax.jit` on a def of its body, `return jax.jit(inner)`) "
+        "given the same arguments every iteration (arguments the loop changes are left alone):\n\n"
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
         "of an instance of a class of the file, `self.method`, a flax linen module's `apply`: a "
@@ -681,6 +684,34 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # a jit factory called once, before the loop; or in a loop with a new value each
+        # iteration (a sweep: a compile per value may be what the code means)
+        Valid(
+            """
+            import jax
+
+
+            def make_update(lr):
+                @jax.jit
+                def update(p):
+                    return p - lr * p
+                return update
+
+
+            def train(p, steps):
+                update = make_update(0.1)
+                for _ in range(steps):
+                    p = update(p)
+                return p
+
+
+            def sweep(p, lrs):
+                for lr in lrs:
+                    update = make_update(lr)
+                    p = update(p)
+                return p
+            """
+        ),
         # the eager scan's body is one object for every iteration: a module-level def, a
         # bound method taken once before the loop
         Valid(
@@ -1158,6 +1189,31 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # a factory that returns a new jitted function (`@jax.jit` on a def of its body),
+        # called in the loop with the same arguments: traced and compiled again each time
+        Invalid(
+            """
+            import jax
+
+
+            def make_update(lr):
+                @jax.jit
+                def update(p):
+                    return p - lr * p
+                return update
+
+
+            def train(p, steps):
+                for _ in range(steps):
+                    update = make_update(0.1)
+                    p = update(p)
+                return p
+            """,
+            expected=[(13, 18)],
+            messages=[
+                "`make_update(...)` returns a new jitted function on every call, with a compile cache of its own: called in the loop, it traces and compiles again on every iteration, for the same arguments. Make the jitted function once, before the loop",
+            ],
+        ),
         # an eager `lax.scan` given a new bound method at every iteration: traced and
         # compiled again each time (four `jit(scan)` compiles for four iterations)
         Invalid(
