@@ -114,8 +114,8 @@ class Sequence:
         for i, stmt in enumerate(self.stmts):
             if defined_at is not None and i == defined_at:
                 current |= names
-                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-                    continue
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or _imports_only(stmt):
+                    continue  # (`from pkg.model import last` names it; it does not call it)
             stmt_reads, binds = reads[i]
             if current and not stmt_reads.isdisjoint(current) and not _aliases_only(stmt, stmt_reads, binds, current):
                 out.append((i, isinstance(stmt, _LOOPS)))
@@ -143,6 +143,12 @@ class Sequence:
     def binds(self, i: int) -> list[str]:
         """The names statement ``i`` binds."""
         return [name for name, _ in self._statement_reads()[i][1]]
+
+
+def _imports_only(stmt: cst.CSTNode) -> bool:
+    """Is ``stmt`` a line of imports only (``from pkg.model import last``)?"""
+    return type(stmt) is cst.SimpleStatementLine and all(
+        type(s) is cst.ImportFrom or type(s) is cst.Import for s in stmt.body)  # type: ignore[attr-defined]
 
 
 def _aliases_only(stmt: cst.CSTNode, stmt_reads: frozenset[str],
