@@ -29,7 +29,8 @@ class GlobalWriteInTraced(Rule):
         "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
         "an enclosing function that is traced by the same transformation are left alone. The "
         "update may sit in a helper the traced function calls, in its module or another module "
-        "of the project (`count()` in a jitted `step`): it runs when jit traces `step`."
+        "of the project (`count()` in a jitted `step`): it runs when jit traces `step` (not a helper "
+        "that reads the name it updates: a count it uses at trace time, such as unique names)."
     )
     why_bad = (
         "The global receives the tracer that existed while the function was traced, not a "
@@ -64,6 +65,28 @@ class GlobalWriteInTraced(Rule):
             def run(x):
                 count()
                 return step(x)
+            """
+        ),
+        # a helper that reads what it counts: unique names made at trace time, on purpose
+        Valid(
+            """
+            import jax
+
+            count_per_tag = {}
+
+
+            def summary(name, val):
+                if name in count_per_tag:
+                    count_per_tag[name] += 1
+                    name += "___%d" % count_per_tag[name]
+                else:
+                    count_per_tag[name] = 0
+                return val
+
+
+            @jax.jit
+            def loss(x):
+                return summary("loss", x * 2)
             """
         ),
         # counting traces with a Python int is a deliberate trace-time effect
@@ -424,6 +447,10 @@ class GlobalWriteInTraced(Rule):
         if traced is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
             return
         why, root = traced
+        if root != unit.name and _read_elsewhere(unit.node, node, n):
+            # a helper that reads what it counts (`name += "___%d" % counts[name]`): the
+            # count serves its own work at trace time (unique names), not a count of calls
+            return
         scope = ctx.module if owner is None else owner.node
         if _asserted(scope, n):
             return  # a test counting traces
@@ -477,6 +504,14 @@ def _transform(unit, index=None, seen: "set[int] | None" = None) -> "tuple[str, 
                         return t[0], who
         u = u.parent
     return None
+
+
+def _read_elsewhere(scope: cst.CSTNode, update: cst.CSTNode, name: str) -> bool:
+    """Does ``scope`` read ``name`` outside the statement ``update`` (and its ``global``
+    declaration)?"""
+    inside = {id(m) for m in walk_tree(update)}
+    return any(isinstance(m, cst.Name) and m.value == name and id(m) not in inside
+               for m in walk_tree(scope, lambda c: isinstance(c, cst.Global)))
 
 
 def _named(r: str) -> "tuple[str, str] | None":
