@@ -16,7 +16,7 @@ from jaxlint.model import apis, dispatched, gradreach, gradtrace, instances, key
 from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
-from jaxlint.model.program_order import imported_attribute_changes, imported_attribute_writes
+from jaxlint.model.program_order import global_setters, imported_attribute_changes, imported_attribute_writes
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.x64 import FIXTURE, import_time_arrays
 from jaxlint.settings import LintSettings
@@ -85,10 +85,15 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if changes:
         # attributes of project modules set here between two calls of a project function
         out["attr_changes"] = changes
-    rebound = imported_attribute_writes(interp.imports.names.get, settings.project_packages, interp.text)
+    rebound = imported_attribute_writes(interp.module, interp.imports.names.get, settings.project_packages,
+                                        interp.text)
     if rebound:
         # attributes of project modules rebound here (`config.CAPACITY = n`): not constants
         out["mod_writes"] = rebound
+    setters = global_setters(interp.module, interp.text)
+    if setters:
+        # its functions that rebind its module-level names (`global TEMPERATURE`)
+        out["setters"] = setters
     x64 = interp.x64
     if interp.index.x64_at_import or x64.at_import:
         out["x64_import"] = True  # importing this module switches x64 on
@@ -170,6 +175,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     consumers.update(_class_consumers(interp))
     factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_function)
     extra = _kinds_out(interp)
+    jit_factories = sorted(n for n, u in interp.index.module_unit.defs.items() if u.returns_fresh_jit)
+    if jit_factories:
+        extra["jit_factories"] = jit_factories  # its functions that return a new jitted function per call
     # (a file that never writes `pallas_call` applies none: no walk)
     kernels = sorted(n for n, u in interp.index.module_unit.defs.items()
                      if u.cls is None and nograd.applies_kernel(u.node, interp.qualname)) \

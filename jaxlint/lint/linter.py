@@ -767,16 +767,19 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     _, calls = import_time_arrays(module, lambda n: None, (), from_project)
     if calls:
         out["import_calls"] = [list(c) for c in calls]  # its top level calls these imported functions
-    from jaxlint.model.program_order import imported_attribute_writes
+    from jaxlint.model.program_order import global_setters, imported_attribute_writes
 
     def imported(head: str) -> Optional[str]:
         bound = names.get(head) or {}
         if bound.get("k") == "from":
             return f"{bound.get('m')}.{bound.get('n')}"
         return bound.get("m") if bound.get("k") == "module" else None
-    rebound = imported_attribute_writes(imported, packages, text)
+    rebound = imported_attribute_writes(module, imported, packages, text)
     if rebound:
         out["mod_writes"] = rebound  # attributes of project modules it rebinds (`config.CAPACITY = n`)
+    setters = global_setters(module, text)
+    if setters:
+        out["setters"] = setters  # its functions that rebind its module-level names (`global TEMPERATURE`)
     return out
 
 

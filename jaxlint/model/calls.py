@@ -390,6 +390,20 @@ class CallEffects:
             return unit.returns_fresh_function
         return func.value in self.index.imported_factories
 
+    def returns_fresh_jit(self, func: cst.BaseExpression) -> bool:
+        """Does the function this callee names (of this file, or imported from the
+        project: ``make_update``, ``steps.make_update``) return a new jitted function on
+        every call (``@jax.jit def update`` in its body), with a compile cache of its own?"""
+        if isinstance(func, cst.Name):
+            v = self.lookup(func.value)
+            if v is not None:
+                return v.unit is not None and v.unit.returns_fresh_jit
+            unit = self.unit.lookup_def(func.value)
+            if unit is not None:
+                return unit.returns_fresh_jit
+        written = dotted_name(func)
+        return written is not None and written in self.index.imported_jit_factories
+
     # -- interprocedural effects of calls ------------------------------------------
     def _jit_call_arguments(self, call: cst.Call) -> None:
         """A call of a jitted function of this file: arguments passed for

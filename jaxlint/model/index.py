@@ -145,6 +145,8 @@ class FileIndex:
     imported_key_state: dict[str, object] = field(default_factory=dict)
     # functions of other modules imported here by name that return a new function per call
     imported_factories: frozenset[str] = frozenset()
+    # functions imported from the project that return a new jitted function per call
+    imported_jit_factories: frozenset[str] = frozenset()
     # functions of other modules imported here whose every return has one kind
     # (model/kinds.py: a key, keys, a JAX array, a host NumPy array): name -> kind
     imported_returns: dict[str, str] = field(default_factory=dict)
@@ -1810,6 +1812,34 @@ class Indexer:
                 continue
             if any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs) for v in u.returns):
                 u.returns_fresh_function = True
+            if u.returns and all(self._fresh_jit(u, v) for v in u.returns):
+                u.returns_fresh_jit = True
+
+    def _fresh_jit(self, u: Unit, v: cst.CSTNode) -> bool:
+        """Is ``v``, returned by ``u``, a jitted function made anew by each call of
+        ``u``: a def of its body decorated with a caching jit (``@jax.jit def update``,
+        ``@partial(jax.jit, ...)``), or a caching jit of a def of its body, a lambda or a
+        ``partial`` (``return jax.jit(update)``)?  Its compile cache is new with it."""
+        caching = apis.CACHING_JITS
+        if isinstance(v, cst.Name):
+            inner = u.defs.get(v.value)
+            if inner is None or not isinstance(inner.node, cst.FunctionDef):
+                return False
+            for dec in inner.node.decorators:
+                d = dec.decorator
+                if isinstance(d, cst.Call):
+                    if self.qualname(d.func) == "functools.partial" and d.args:
+                        d = d.args[0].value
+                    else:
+                        d = d.func
+                if self.qualname(d) in caching:
+                    return True
+            return False
+        if isinstance(v, cst.Call) and self.qualname(v.func) in caching and v.args and v.args[0].keyword is None:
+            a = v.args[0].value
+            return isinstance(a, cst.Lambda) or (isinstance(a, cst.Name) and a.value in u.defs) or (
+                isinstance(a, cst.Call) and self.qualname(a.func) == "functools.partial")
+        return False
 
     def _settle_key_consumers(self) -> None:
         """A parameter rebound in the body may hold another key when it is sampled.
@@ -2106,6 +2136,7 @@ class Indexer:
             self.index.imported_key_consumers = dict(facts.get("consumers", {}))
             self.index.imported_key_state = dict(facts.get("key_state", {}))
             self.index.imported_factories = frozenset(facts.get("factories", ()))
+            self.index.imported_jit_factories = frozenset(facts.get("jit_factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_kernels = frozenset(facts.get("kernels", ()))
             self.index.imported_stored = dict(facts.get("stored", {}))
@@ -2122,6 +2153,7 @@ class Indexer:
             self.index.imported_key_consumers = R(reads, "consumers", facts.get("consumers"))
             self.index.imported_key_state = R(reads, "key_state", facts.get("key_state"))
             self.index.imported_factories = S(reads, "factories", facts.get("factories"))
+            self.index.imported_jit_factories = S(reads, "jit_factories", facts.get("jit_factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_kernels = S(reads, "kernels", facts.get("kernels"))
             self.index.imported_stored = R(reads, "stored", facts.get("stored"))

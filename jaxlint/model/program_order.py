@@ -17,6 +17,7 @@ from typing import Iterable, Iterator, Optional
 
 import libcst as cst
 
+from jaxlint.model.repeats import walked
 from jaxlint.model.walk import block_statements, children, descendants, dotted_name
 
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -113,8 +114,8 @@ class Sequence:
         for i, stmt in enumerate(self.stmts):
             if defined_at is not None and i == defined_at:
                 current |= names
-                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-                    continue
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) or _imports_only(stmt):
+                    continue  # (`from pkg.model import last` names it; it does not call it)
             stmt_reads, binds = reads[i]
             if current and not stmt_reads.isdisjoint(current) and not _aliases_only(stmt, stmt_reads, binds, current):
                 out.append((i, isinstance(stmt, _LOOPS)))
@@ -142,6 +143,12 @@ class Sequence:
     def binds(self, i: int) -> list[str]:
         """The names statement ``i`` binds."""
         return [name for name, _ in self._statement_reads()[i][1]]
+
+
+def _imports_only(stmt: cst.CSTNode) -> bool:
+    """Is ``stmt`` a line of imports only (``from pkg.model import last``)?"""
+    return type(stmt) is cst.SimpleStatementLine and all(
+        type(s) is cst.ImportFrom or type(s) is cst.Import for s in stmt.body)  # type: ignore[attr-defined]
 
 
 def _aliases_only(stmt: cst.CSTNode, stmt_reads: frozenset[str],
@@ -297,6 +304,8 @@ _ITEM_WRITE = re.compile(r"^[ \t]*(?:del[ \t]+)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)
 # (methods that few objects but lists and dicts have: `tx.update(...)`, `buffer.add(...)` of
 # other objects return new state and change nothing)
 _MUTATORS = frozenset({"setdefault", "popitem", "append", "extend", "insert"})
+# `setattr(config, "SCALE", 2.0)`: an attribute of a name set by name
+_SETATTR = re.compile(r"\bsetattr\(\s*([A-Za-z_]\w*)\s*,")
 
 
 def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]]:
@@ -327,6 +336,10 @@ def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]
         f = n.func  # type: ignore[attr-defined]
         if type(f) is cst.Attribute and f.attr.value in _MUTATORS:
             place(f.value, True)
+        else:
+            named = setattr_target(n)  # `setattr(config, "SCALE", 2.0)`: `config.SCALE = 2.0`
+            if named is not None and named[0] in heads:
+                out.append((named[0], heads[named[0]], named[1]))
         return out
     for x in targets:
         if type(x) is cst.Subscript:
@@ -336,29 +349,101 @@ def _changed(n: cst.CSTNode, heads: dict[str, str]) -> list[tuple[str, str, str]
     return out
 
 
-def imported_attribute_writes(resolve, packages: frozenset[str], text: str) -> list[str]:
+def setattr_target(call: cst.CSTNode) -> Optional[tuple[str, str]]:
+    """``setattr(obj, "name", value)`` with a name and a literal attribute name:
+    (the object as written, the attribute), as ``obj.name = value`` would give; else None."""
+    if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value != "setattr" \
+            or len(call.args) != 3 or any(a.star or a.keyword is not None for a in call.args):
+        return None
+    obj, attr = call.args[0].value, call.args[1].value
+    written = dotted_name(obj)
+    if written is None or type(attr) is not cst.SimpleString or attr.prefix.lower() not in ("", "u"):
+        return None
+    name = attr.value[1:-1] if not attr.value.startswith(('"""', "'''")) else None
+    return (written, name) if name and name.isidentifier() else None
+
+
+def imported_attribute_writes(module: cst.Module, resolve, packages: frozenset[str], text: str) -> list[str]:
     """The attributes of the project's modules this file rebinds anywhere
-    (``config.CAPACITY = n`` in a function or under ``__main__``, ``cfg.N += 1``),
-    as ``module.attribute`` (the module as its import names it): such a module
-    constant is not the number its definition gives, for any module that reads it.
-    A look at the text: most files set no module's attribute.  ``resolve``: a name
-    imported at the top of the file -> what it imports (None: not imported)."""
+    (``config.CAPACITY = n`` in a function or under ``__main__``, ``cfg.N += 1``,
+    ``setattr(config, "CAPACITY", n)``), as ``module.attribute`` (the module as its
+    import names it): such a module constant is not the number its definition gives,
+    for any module that reads it.  Read from the parsed tree (a line of a string is not a
+    statement); a look at the text first: most files set no module's attribute.
+    ``resolve``: a name imported at the top of the file -> what it imports (None: not
+    imported)."""
+    if _DOTTED_ATTR_WRITE.search(text) is None and "setattr(" not in text:
+        return []
     out: set[str] = set()
-    for m in _DOTTED_ATTR_WRITE.finditer(text):
-        if _in_triple_quoted(text, m.start()):
-            continue  # a line of a docstring or other long string, not a statement
-        head, _, rest = m.group(1).partition(".")
+
+    def add(written: Optional[str], attr: str) -> None:
+        if written is None:
+            return
+        head, _, rest = written.partition(".")
         full = resolve(head)
         if full is not None and full.split(".", 1)[0] in packages:
-            out.add(f"{full}.{rest}.{m.group(2)}" if rest else f"{full}.{m.group(2)}")
+            out.add(f"{full}.{rest}.{attr}" if rest else f"{full}.{attr}")
+
+    for n in descendants(module):
+        t = type(n)
+        if t is cst.Assign:
+            targets = [x.target for x in n.targets]  # type: ignore[attr-defined]
+        elif t is cst.AugAssign or t is cst.AnnAssign:
+            targets = [n.target]  # type: ignore[attr-defined]
+        elif t is cst.Call:
+            named = setattr_target(n)
+            if named is not None:
+                add(*named)
+            continue
+        else:
+            continue
+        for x in targets:
+            if type(x) is cst.Attribute:
+                add(dotted_name(x.value), x.attr.value)
+            elif type(x) in (cst.Tuple, cst.List):
+                for e in x.elements:  # `config.A, config.B = a, b`
+                    if type(e.value) is cst.Attribute:
+                        add(dotted_name(e.value.value), e.value.attr.value)
     return sorted(out)
 
 
-def _in_triple_quoted(text: str, at: int) -> bool:
-    """Is offset ``at`` inside a triple-quoted string (an odd number of unescaped triple
-    quotes of one kind before it)?  A cheap look, enough for docstrings."""
-    before = text[:at]
-    return before.count('"""') % 2 == 1 or before.count("'''") % 2 == 1
+def global_setters(module: cst.Module, text: str) -> dict[str, list[str]]:
+    """The module-level functions of a file that rebind one of its module-level names
+    through a ``global`` statement (``def set_temperature(v): global TEMPERATURE;
+    TEMPERATURE = v``): {function: [the names]}.  A call of one, anywhere in the project,
+    changes the module's attribute as ``config.TEMPERATURE = v`` would.  A look at the
+    text first: most files declare no global."""
+    if "global " not in text:
+        return {}
+    out: dict[str, list[str]] = {}
+    for stmt in module.body:
+        if type(stmt) is not cst.FunctionDef:
+            continue
+        declared: set[str] = set()
+        written: set[str] = set()
+        for n in descendants(stmt.body):
+            t = type(n)
+            if t is cst.FunctionDef or t is cst.Lambda or t is cst.ClassDef:
+                continue  # (descendants enters them: a nested def's `global` is its own, rarely)
+            if t is cst.Global:
+                declared.update(g.name.value for g in n.names)  # type: ignore[attr-defined]
+            elif t is cst.Assign:
+                for x in n.targets:  # type: ignore[attr-defined]
+                    written.update(_target_names(x.target))
+            elif t is cst.AugAssign or t is cst.AnnAssign:
+                written.update(_target_names(n.target))  # type: ignore[attr-defined]
+        names = sorted(declared & written)
+        if names:
+            out[stmt.name.value] = names
+    return out
+
+
+def _target_names(t: cst.CSTNode) -> Iterator[str]:
+    if type(t) is cst.Name:
+        yield t.value
+    elif type(t) in (cst.Tuple, cst.List):
+        for e in t.elements:
+            yield from _target_names(e.value)
 
 
 # `config.CAPACITY = n`, `pkg.config.CAPACITY += 8`: an attribute of a dotted name rebound
@@ -376,23 +461,24 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
     between the change and the next call drops the cached traces.  A cheap look at the
     text first: most files set no module's attribute."""
     modules: dict[str, str] = {}
-    for m in (*_ATTR_WRITE.finditer(text), *_ITEM_WRITE.finditer(text)):
+    for m in (*_ATTR_WRITE.finditer(text), *_ITEM_WRITE.finditer(text), *_SETATTR.finditer(text)):
         head = m.group(1)
         full = imports.names.get(head)
         if full is not None and full.split(".", 1)[0] in packages:
             modules[head] = full
-    if not modules:
+    project_names = {n for n, full in imports.names.items() if full.split(".", 1)[0] in packages}
+    if not modules and not project_names:
         return {}
     # the project's functions as written here: imported by name (`f`), or reached
     # through an imported project module (`model.f`)
     callees = {n for n, full in imports.names.items()
                if full.split(".", 1)[0] in packages and n not in modules}
-    project_names = {n for n, full in imports.names.items() if full.split(".", 1)[0] in packages}
     if project_names:
         # one scan of the text for `name.attr(` (not one scan per imported name)
         callees.update(f"{m.group(1)}.{m.group(2)}" for m in _DOTTED_CALL.finditer(text)
                        if m.group(1) in project_names)
     out: dict[str, set[tuple[str, str]]] = {}
+    named_in = walked(index.module).names  # the names each function reads, its callees as written
     for unit in index.units:
         if unit.traced or isinstance(unit.node, cst.Lambda):
             continue
@@ -400,6 +486,24 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
         seq: Optional[Sequence] = None
         called: Optional[set] = None  # the project functions this unit names (one walk, when needed)
         uses_of: dict[str, tuple[Optional[int], list[tuple[int, bool]]]] = {}
+        calls = callees.intersection(named_in.get(0 if unit.is_module else id(unit.node), ()))
+        if len(calls) > 1:
+            # a call of one project function between two calls of another: the first may
+            # set a module's attribute the second's cached trace read (`config.set_temperature(0.1)`,
+            # a `global` setter); told as `g()`, the callee as written, which the project
+            # resolves against the setters its modules define (project/facts.py)
+            seq = Sequence(body)
+            for name in calls:
+                def_at = next((i for i in range(len(seq.stmts)) if name in seq.binds(i)), None)
+                uses_of[name] = (def_at, seq.uses({name}, def_at))
+            for g in calls:
+                for at, _ in uses_of[g][1]:
+                    for name in calls:
+                        def_at, uses = uses_of[name]
+                        if name != g and across(uses, at, def_at, seq) and not cleared_after(seq, uses, at):
+                            out.setdefault(name, set()).add(("", g + "()"))
+        if not modules:
+            continue
         for n in descendants(unit.node):
             t = type(n)
             if t is not cst.Assign and t is not cst.AugAssign and t is not cst.AnnAssign and t is not cst.Del \
@@ -416,6 +520,8 @@ def imported_attribute_changes(index, imports, packages: frozenset[str], text: s
                     called = {dotted_name(c) for c in descendants(unit.node)
                               if type(c) is cst.Name or type(c) is cst.Attribute} & callees
                     for name in called:
+                        if name in uses_of:
+                            continue
                         # from its import on, where this block imports it
                         def_at = next((i for i in range(len(seq.stmts)) if name in seq.binds(i)), None)
                         uses_of[name] = (def_at, seq.uses({name}, def_at))

@@ -176,6 +176,8 @@ class Unit:
     traced_star_kw: set[str] = field(default_factory=set)
     # returns a function it defines (a nested def or a lambda): a new object per call
     returns_fresh_function: bool = False
+    # every value it returns is a jitted function it makes anew (`@jax.jit def update` in its body)
+    returns_fresh_jit: bool = False
     # the values of its own `return` statements (None for a bare `return`), in source order
     returns: list = field(default_factory=list)
     # ids of the returned expressions written inside `with jax.ensure_compile_time_eval():`

@@ -487,6 +487,7 @@ def _next_round(
     # function factory of the project (a driver script): analyse them too
     exporters = {m for m, _, proj in outputs
                  if proj.get("jits") or proj.get("consumers") or proj.get("factories") or proj.get("returns")
+                 or proj.get("jit_factories")
                  or proj.get("takes_fns")}
     if exporters:
         above = None  # the exporting modules and the packages above them

@@ -83,6 +83,7 @@ def incoming_facts(
     consumers_of = {module: proj.get("consumers") or {} for module, _, proj in outputs}
     key_state_of = {module: proj.get("key_state") or {} for module, _, proj in outputs}
     factories_of = {module: set(proj.get("factories") or ()) for module, _, proj in outputs}
+    jit_factories_of = {module: set(proj.get("jit_factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
     # the functions that build a jit in their body (only they are told that they run again)
@@ -98,6 +99,11 @@ def incoming_facts(
     # change the number the project's own code runs with)
     rebound = {w for _, path, proj in outputs if not test_module(path)
                for w in proj.get("mod_writes") or ()}
+    # the functions of each module that rebind its module-level names (`global TEMPERATURE`):
+    # a call of one anywhere changes the attribute; the names are not constants either
+    setters_of = {module: proj.get("setters") or {} for module, _, proj in outputs}
+    rebound.update(f"{module}.{a}" for module, setters in setters_of.items()
+                   for attrs in setters.values() for a in attrs)
     int_modules: dict[str, bool] = {}
 
     def ints_in(m: str) -> bool:
@@ -199,6 +205,10 @@ def incoming_facts(
                 known_value = None  # another module (or this one) rebinds it: not its definition's value
             if known_value is not None:  # an integer constant, what a no-argument helper returns
                 out.setdefault(path, {}).setdefault("values", {})[name] = known_value
+            if function and qualname in jit_factories_of.get(target_module, ()):
+                made = out.setdefault(path, {}).setdefault("jit_factories", [])
+                if name not in made:
+                    made.append(name)
             if function and qualname in factories_of.get(target_module, ()):
                 factories = out.setdefault(path, {}).setdefault("factories", [])
                 if name not in factories:
@@ -225,7 +235,8 @@ def incoming_facts(
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
-                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or records_of.get(m)
+                   if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or jit_factories_of.get(m)
+                   or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
@@ -299,10 +310,23 @@ def incoming_facts(
             if target is not None and target.kind == "function":
                 target_path = path_of.get(target.module)
                 if target_path is not None:
-                    known = out.setdefault(target_path, {}).setdefault("attr_changes", {}).setdefault(target.qualname, [])
+                    changed = []
                     for m, a in attrs:
-                        if [m, a, path] not in known:
-                            known.append([m, a, path])
+                        if not a.endswith("()"):
+                            changed.append([m, a, path])
+                            continue
+                        # a call of another project function between the two calls: the
+                        # names its module rebinds when that function is a `global` setter
+                        setter = index.resolve(module, a[:-2])
+                        if setter is not None and setter.kind == "function":
+                            changed.extend([setter.module, name, path]
+                                           for name in setters_of.get(setter.module, {}).get(setter.qualname, ()))
+                    if not changed:
+                        continue
+                    known = out.setdefault(target_path, {}).setdefault("attr_changes", {}).setdefault(target.qualname, [])
+                    for c in changed:
+                        if c not in known:
+                            known.append(c)
                     known.sort()
         # it imports a module that switches x64 on when imported
         if module in x64_at_import:

@@ -27,7 +27,10 @@ class GlobalWriteInTraced(Rule):
         "trace, not once per call or iteration. Counting traces on purpose (a name that says "
         "`trace`/`compile`, or one the code asserts on), one-off settings (`global cache; "
         "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
-        "an enclosing function that is traced by the same transformation are left alone."
+        "an enclosing function that is traced by the same transformation are left alone. The "
+        "update may sit in a helper the traced function calls, in its module or another module "
+        "of the project (`count()` in a jitted `step`): it runs when jit traces `step` (not a helper "
+        "that reads the name it updates: a count it uses at trace time, such as unique names)."
     )
     why_bad = (
         "The global receives the tracer that existed while the function was traced, not a "
@@ -41,6 +44,51 @@ class GlobalWriteInTraced(Rule):
     use_instead = "Return the value and store it outside the traced function:\n\n```python\n@jax.jit\ndef step(x):\n    y = x * 2\n    return y, y\n\nout, last = step(x)\n```"
     fix_safety = "No automatic fix: the function's outputs have to change."
     VALID = [
+        # the counting helper called by the driver, outside the trace
+        Valid(
+            """
+            import jax
+
+            n_calls = 0
+
+
+            def count():
+                global n_calls
+                n_calls += 1
+
+
+            @jax.jit
+            def step(x):
+                return x * 2
+
+
+            def run(x):
+                count()
+                return step(x)
+            """
+        ),
+        # a helper that reads what it counts: unique names made at trace time, on purpose
+        Valid(
+            """
+            import jax
+
+            count_per_tag = {}
+
+
+            def summary(name, val):
+                if name in count_per_tag:
+                    count_per_tag[name] += 1
+                    name += "___%d" % count_per_tag[name]
+                else:
+                    count_per_tag[name] = 0
+                return val
+
+
+            @jax.jit
+            def loss(x):
+                return summary("loss", x * 2)
+            """
+        ),
         # counting traces with a Python int is a deliberate trace-time effect
         Valid(
             """
@@ -160,6 +208,30 @@ class GlobalWriteInTraced(Rule):
     ]
 
     INVALID = [
+        # a helper that counts, called from a jitted function: it runs when jit traces
+        # the caller (of this module or of another one), not on every call
+        Invalid(
+            """
+            import jax
+
+            n_calls = 0
+
+
+            def count():
+                global n_calls
+                n_calls += 1
+
+
+            @jax.jit
+            def step(x):
+                count()
+                return x * 2
+            """,
+            expected=[(8, 5)],
+            messages=[
+                "`n_calls` is global: `n_calls += 1` inside `count` (called from `step`) runs when jax.jit traces `step`, not on every call: calls served from the cache skip it. Return the new value (or carry it through the loop) instead",
+            ],
+        ),
         Invalid(
             """
             import jax
@@ -371,8 +443,13 @@ class GlobalWriteInTraced(Rule):
     def _report_update(self, node: cst.CSTNode, target: cst.CSTNode, n: str, kind: str, owner) -> None:
         ctx = self.ctx
         unit = ctx.unit
-        why = _transform(unit)
-        if why is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
+        traced = _transform(unit, ctx.index)
+        if traced is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
+            return
+        why, root = traced
+        if root != unit.name and _read_elsewhere(unit.node, node, n):
+            # a helper that reads what it counts (`name += "___%d" % counts[name]`): the
+            # count serves its own work at trace time (unique names), not a count of calls
             return
         scope = ctx.module if owner is None else owner.node
         if _asserted(scope, n):
@@ -380,10 +457,11 @@ class GlobalWriteInTraced(Rule):
         if why.startswith("lax."):
             when = f"once, when the {why} body is traced, not once per iteration"
         else:
-            when = f"when {why} traces `{unit.name}`, not on every call: calls served from the cache skip it"
+            when = f"when {why} traces `{root}`, not on every call: calls served from the cache skip it"
+        inside = f"`{unit.name}`" if root == unit.name else f"`{unit.name}` (called from `{root}`)"
         self.report(
             target,
-            f"`{n}` is {kind}: `{ctx.code(node).strip()}` inside `{unit.name}` runs {when}. Return "
+            f"`{n}` is {kind}: `{ctx.code(node).strip()}` inside {inside} runs {when}. Return "
             "the new value (or carry it through the loop) instead",
         )
 
@@ -393,20 +471,58 @@ class GlobalWriteInTraced(Rule):
     visit_AugAssign = visit_AnnAssign = visit_Assign
 
 
-def _transform(unit) -> "str | None":
-    """The caching transformation (or traced loop) that runs ``unit``: "jax.jit",
-    "lax.scan"...; None when there is none it can name (grad traces every call)."""
+def _transform(unit, index=None, seen: "set[int] | None" = None) -> "tuple[str, str] | None":
+    """The caching transformation (or traced loop) that runs ``unit``: ("jax.jit",
+    the function it traces), ("lax.scan", ...); None when there is none it can name
+    (grad traces every call).  With the file's ``index``, also through the calls that
+    trace a helper: ``bump()`` called from a jitted ``step`` of this file, or of
+    another module ("called from `step` (train.py:8), which is decorated with
+    @jax.jit"): it runs when jit traces ``step``."""
     u = unit
     while u is not None and not u.is_module:
         for r in u.reasons:
-            for prefix in ("decorated with @", "wrapped by ", "a body passed to "):
-                if r.startswith(prefix):
-                    t = r[len(prefix):]
-                    if t.rsplit(".", 1)[-1] in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
-                                                 "jvp", "vjp", "linearize", "checkpoint", "remat"):
-                        continue
-                    return t
+            t = _named(r)
+            if t is not None:
+                return t[0], unit.name
+        if index is not None:
+            seen = seen if seen is not None else set()
+            seen.add(id(u))
+            for r in u.reasons:
+                if r.startswith("called from traced `"):
+                    # callers of this file: the function of that name that calls it
+                    name = r[len("called from traced `"):-1]
+                    for c in index.units:
+                        if c.name == name and id(c) not in seen and id(u) in index.call_edges.get(id(c), ()):
+                            t = _transform(c, index, seen)
+                            if t is not None:
+                                return t
+                elif r.startswith("called from `") and ", which is " in r:
+                    # a caller of another module, traced for the reason it gives
+                    who = r[len("called from `"):r.index("`", len("called from `"))]
+                    t = _named(r.split(", which is ", 1)[1])
+                    if t is not None:
+                        return t[0], who
         u = u.parent
+    return None
+
+
+def _read_elsewhere(scope: cst.CSTNode, update: cst.CSTNode, name: str) -> bool:
+    """Does ``scope`` read ``name`` outside the statement ``update`` (and its ``global``
+    declaration)?"""
+    inside = {id(m) for m in walk_tree(update)}
+    return any(isinstance(m, cst.Name) and m.value == name and id(m) not in inside
+               for m in walk_tree(scope, lambda c: isinstance(c, cst.Global)))
+
+
+def _named(r: str) -> "tuple[str, str] | None":
+    """The caching transformation or traced loop a reason names (("jax.jit", ""))."""
+    for prefix in ("decorated with @", "wrapped by ", "a body passed to "):
+        if r.startswith(prefix):
+            t = r[len(prefix):]
+            if t.rsplit(".", 1)[-1] in ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+                                         "jvp", "vjp", "linearize", "checkpoint", "remat"):
+                return None
+            return t, ""
     return None
 
 

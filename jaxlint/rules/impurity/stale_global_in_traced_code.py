@@ -1380,6 +1380,8 @@ class StaleGlobalRead(Rule):
                 related=stmt,
             )
             return
+        if not called and self._set_from_elsewhere(node, unit):
+            return
         in_loop = [a for a in assigns if id(a) in seq.in_loop]
         if len(assigns) < 2 and not in_loop:
             return
@@ -1697,6 +1699,31 @@ class StaleGlobalRead(Rule):
                 )
                 return
             u = u.parent
+
+    def _set_from_elsewhere(self, node: cst.Name, unit: Unit) -> bool:
+        """``TEMPERATURE``, a global of this module, read here, that another module of
+        the project sets between two calls of this function (or of the function it is
+        nested in): ``sampling.TEMPERATURE = 0.1``, ``setattr(sampling, ...)``, or a call of
+        a function of this module that rebinds it (``global TEMPERATURE``)."""
+        own = self.ctx.settings.module
+        if not own:
+            return False
+        key = (own, node.value)
+        u: Optional[Unit] = unit
+        while u is not None and not u.is_module:
+            where = u.attr_changes.get(key)
+            if where is not None:
+                self._reported.add((id(unit), node.value))
+                self.report(
+                    node,
+                    f"`{node.value}` is a module global that {where} sets again between two calls of "
+                    f"`{u.name}`: under jit its value is read once, at trace time, and baked into the "
+                    "compiled function, so the later calls still use the old value until a retrace. Pass "
+                    "it as an argument",
+                )
+                return True
+            u = u.parent
+        return False
 
     def _changed_elsewhere(self, node: cst.Attribute, unit: Unit, dotted: str) -> bool:
         """``settings.g`` read here, with ``settings`` a module of the project that

@@ -574,7 +574,10 @@ class RecompileFreshFunction(Rule):
     seed = "tutorial § jit: making a new function each time is slow (seed 002); FAQ § jit caching and closures (seeds 001, 004)"
     what_it_does = (
         "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` / `nnx.jit(f)` where `f` is a new function object "
-        "each time the line runs, and the wrapped function is then called there:\n\n"
+        "each time the line runs, and the wrapped function is then called there; and, in a loop that "
+        "calls the result, a call of a factory (of the file or another module of the project) that "
+        "returns a new jitted function (`@jax.jit` on a def of its body, `return jax.jit(inner)`) "
+        "given the same arguments every iteration (arguments the loop changes are left alone):\n\n"
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
         "of an instance of a class of the file, `self.method`, a flax linen module's `apply`: a "
@@ -681,6 +684,34 @@ class RecompileFreshFunction(Rule):
     )
     fix_safety = "No automatic fix: hoisting the function changes which variables it closes over."
     VALID = [
+        # a jit factory called once, before the loop; or in a loop with a new value each
+        # iteration (a sweep: a compile per value may be what the code means)
+        Valid(
+            """
+            import jax
+
+
+            def make_update(lr):
+                @jax.jit
+                def update(p):
+                    return p - lr * p
+                return update
+
+
+            def train(p, steps):
+                update = make_update(0.1)
+                for _ in range(steps):
+                    p = update(p)
+                return p
+
+
+            def sweep(p, lrs):
+                for lr in lrs:
+                    update = make_update(lr)
+                    p = update(p)
+                return p
+            """
+        ),
         # the eager scan's body is one object for every iteration: a module-level def, a
         # bound method taken once before the loop
         Valid(
@@ -1158,6 +1189,31 @@ class RecompileFreshFunction(Rule):
     ]
 
     INVALID = [
+        # a factory that returns a new jitted function (`@jax.jit` on a def of its body),
+        # called in the loop with the same arguments: traced and compiled again each time
+        Invalid(
+            """
+            import jax
+
+
+            def make_update(lr):
+                @jax.jit
+                def update(p):
+                    return p - lr * p
+                return update
+
+
+            def train(p, steps):
+                for _ in range(steps):
+                    update = make_update(0.1)
+                    p = update(p)
+                return p
+            """,
+            expected=[(13, 18)],
+            messages=[
+                "`make_update(...)` returns a new jitted function on every call, with a compile cache of its own: called in the loop, it traces and compiles again on every iteration, for the same arguments. Make the jitted function once, before the loop",
+            ],
+        ),
         # an eager `lax.scan` given a new bound method at every iteration: traced and
         # compiled again each time (four `jit(scan)` compiles for four iterations)
         Invalid(
@@ -1680,6 +1736,12 @@ class RecompileFreshFunction(Rule):
             return
         if not isinstance(tgt, cst.Name):
             return
+        if ctx.loop_stack and isinstance(node.value, cst.Call):
+            # `update = make_update(0.1)` then `update(p)` in the loop: a new jitted function per iteration
+            loop = ctx.loop_stack[-1].node
+            if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == tgt.value
+                   for n in walk_tree(loop)):
+                self._fresh_jit_in_loop(node.value, loop)
         if not ctx.loop_stack:
             # `f = jax.jit(lambda y: ...)` in a function body, then `f(x)` called once
             # there: every call of the function builds and compiles a new one
@@ -1816,6 +1878,33 @@ class RecompileFreshFunction(Rule):
                 break
         self._once.pop(node.name.value, None)
 
+    def _fresh_jit_in_loop(self, call: cst.Call, loop: cst.CSTNode) -> None:
+        """``make_update(0.1)`` called in a loop whose body calls what it returns, a
+        jitted function the factory makes anew (``@jax.jit def update`` in its body,
+        of this file or another module of the project): each iteration traces and
+        compiles it again, for the same values.  Arguments that change in the loop
+        (a new learning rate per run of a sweep) are left alone: a compile per value
+        there may be what the code means."""
+        ctx = self.ctx
+        if not ctx.returns_fresh_jit(call.func):
+            return
+        varying = {n.value for t in _loop_targets(loop) for n in walk_tree(t) if isinstance(n, cst.Name)}
+        for n in walk_tree(loop):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                targets = n.targets if isinstance(n, cst.Assign) else [n]
+                varying.update(m.value for t in targets for m in walk_tree(t.target) if isinstance(m, cst.Name))
+        for a in call.args:
+            if a.star or any(isinstance(m, (cst.Call, cst.Subscript)) for m in walk_tree(a.value)) \
+                    or any(isinstance(m, cst.Name) and m.value in varying for m in walk_tree(a.value)):
+                return
+        written = ctx.code(call.func).strip()
+        self.report(
+            call,
+            f"`{written}(...)` returns a new jitted function on every call, with a compile cache of its own: "
+            "called in the loop, it traces and compiles again on every iteration, for the same arguments. "
+            "Make the jitted function once, before the loop",
+        )
+
     def visit_Call(self, node: cst.Call) -> None:
         self._sync()
         ctx = self.ctx
@@ -1823,6 +1912,8 @@ class RecompileFreshFunction(Rule):
             return
         func = node.func
         loop = ctx.loop_stack[-1].node if ctx.loop_stack else None
+        if loop is not None and isinstance(func, cst.Call):
+            self._fresh_jit_in_loop(func, loop)  # `make_update(0.1)(p)` in the loop
         if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "trace") and isinstance(func.value, cst.Call):
             # `jax.jit(f).lower(x)`: ahead-of-time lowering, meant to compile there and then;
             # only a bound method lowered twice in one scope traces twice for nothing
@@ -1963,3 +2054,8 @@ def _own_nodes(fn: cst.CSTNode):
 
 def _SCOPE_NODE(n: cst.CSTNode) -> bool:
     return isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _loop_targets(loop: cst.CSTNode) -> list[cst.CSTNode]:
+    """The targets a loop binds on each iteration (a ``for`` loop's target)."""
+    return [loop.target] if isinstance(loop, cst.For) else []
