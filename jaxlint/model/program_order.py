@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, Optional
 import libcst as cst
 
 from jaxlint.model.repeats import walked
-from jaxlint.model.walk import block_statements, children, descendants, dotted_name
+from jaxlint.model.walk import block_statements, children, descendants, dotted_name, statement_nodes
 
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _LOOPS = (cst.For, cst.While)
@@ -384,7 +384,7 @@ def imported_attribute_writes(module: cst.Module, resolve, packages: frozenset[s
         if full is not None and full.split(".", 1)[0] in packages:
             out.add(f"{full}.{rest}.{attr}" if rest else f"{full}.{attr}")
 
-    for n in descendants(module):
+    for n in statement_nodes(module):  # in functions and classes too
         t = type(n)
         if t is cst.Assign:
             targets = [x.target for x in n.targets]  # type: ignore[attr-defined]
