@@ -27,6 +27,7 @@ def _lint(root, monkeypatch, files: dict[str, str], select: str) -> list[tuple]:
     return lint_files(root, monkeypatch, files, select=select)
 
 
+FORWARD_ROWS = ("jacfwd", "jvp")  # forward mode only (precision branch precis21b, fresh set 21)
 JAX120_CELLS = [(row, col, k) for row in ROW_NAMES for col in COLUMNS for k in range(PASSES)]
 
 
@@ -34,6 +35,12 @@ JAX120_CELLS = [(row, col, k) for row in ROW_NAMES for col in COLUMNS for k in r
 def test_jax120_cell(tmp_path, monkeypatch, row, col, k):
     bad = build(row, col, False, k)
     found = _lint(tmp_path / "bad", monkeypatch, bad.files, "JAX120")
+    if row in FORWARD_ROWS and not op_for(row, col, k).startswith("clip"):
+        # forward mode selects the tangent of the branch `where` keeps: no NaN (JAX 0.10.2:
+        # `jax.jacfwd(lambda x: jnp.sum(jnp.where(x > 0, 1.0 / x, 0.0)))(jnp.array([0., 1.]))`
+        # is [0., -1.], `jax.grad` of it [nan, -1.]); a clipped root is NaN in both modes
+        assert found == []
+        return
     assert found == [("JAX120", bad.path, bad.line, bad.column, bad.message)]
     good = build(row, col, True, k)
     assert _lint(tmp_path / "good", monkeypatch, good.files, "JAX120") == []

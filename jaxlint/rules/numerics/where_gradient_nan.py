@@ -2147,7 +2147,10 @@ class WhereGradientNaN(Rule):
         name, clip = clipped
         which = f"`{name} = {ctx.code(clip).strip()}` clips `{name}`" if name is not None \
             else f"`{ctx.code(clip).strip()}` clips its input"
-        self.report(
+        # a derivative of either mode is shown above: unlike a masked `where` branch, the
+        # clipped root's infinite derivative meets the clip's 0 in forward mode too
+        # (`jax.jacfwd` gives NaN), so the reverse-mode reach does not apply
+        super().report(
             node,
             f"`{ctx.code(node).strip()}`: {which} to exactly 0 wherever that input is 0 or below, where the "
             f"derivative of the square root is infinite and the clip's is 0: the gradient is NaN there "
