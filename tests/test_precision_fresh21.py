@@ -1,0 +1,142 @@
+"""False findings read on real code (fresh set 21), each removed by a change to the
+model's mechanism, with the twins that must stay reported.  Snippets written here
+in the shape of the mechanism (several shapes each), not copied from the code read."""
+
+from __future__ import annotations
+
+import textwrap
+
+from jaxlint.lint.linter import lint_source
+from jaxlint.settings import LintSettings
+from jaxlint.workspace.ruleinfo import load_rule_infos
+
+_ALL = frozenset(r.code for r in load_rule_infos())
+
+
+def _found(src: str, path: str = "pkg/mod.py", code: str | None = None) -> list[tuple[str, int, int, str]]:
+    result = lint_source(textwrap.dedent(src), path, LintSettings(select=_ALL))
+    return [(f.code, f.line, f.col, f.message) for f in result.findings if code is None or f.code == code]
+
+
+def _held(dotted: str, first: str, first_how: str, line: int, method: str, how: str) -> str:
+    return (f"`{dotted}` is the key the object holds for its life: `{first}` consumed it with "
+            f"`{first_how}` on line {line} and `{method}` draws from it again with `{how}`; no method "
+            f"gives the object a new key, so both get the same random bits. Split it where it is used "
+            f"(`{dotted}, sub = jax.random.split({dotted})`) and draw with `sub`")
+
+
+# --- 1. JAX301: a key type, whose methods are alternatives a caller picks ---
+# (the mechanism: a class holding one key for its life, two of its methods drawing
+# from it, was reported as an object whose methods all run on one key; a class whose
+# method returns a new instance of itself around a key split or folded from the one it
+# holds is a key type, like JAX's own keys: `k.split()` or `k.as_seed()` is the
+# caller's choice, and a reuse would be the caller's)
+
+def test_a_key_type_returning_new_instances_is_not_an_object_drawing_twice() -> None:
+    src = """\
+    import jax
+
+
+    class Key:
+        def __init__(self, seed):
+            self.raw = jax.random.PRNGKey(seed)
+
+        def split(self, n=2):
+            return Key(jax.random.split(self.raw, n))
+
+        def seed(self):
+            return int(jax.random.randint(self.raw, (), 0, 2**31 - 1))
+
+
+    class Stream:
+        def __init__(self, key):
+            self._key = key
+
+        def derive(self, data):
+            return type(self)(jax.random.fold_in(self._key, data))
+
+        def normal(self, shape):
+            return jax.random.normal(self._key, shape)
+
+
+    @jax.tree_util.register_pytree_node_class
+    class KeyBox:
+        def __init__(self, key):
+            self.key = key
+
+        def split(self, n=2):
+            return KeyBox(jax.random.split(self.key, n))
+
+        def as_seed(self):
+            return int(jax.random.bits(self.key)) % 1000
+
+        def tree_flatten(self):
+            return [self.key], None
+
+        @classmethod
+        def tree_unflatten(cls, aux, leaves):
+            return cls(*leaves)
+    """
+    assert _found(src, code="JAX301") == []
+
+
+def test_an_object_drawing_twice_from_its_key_stays_reported() -> None:
+    # the twins: no method hands out a new instance around a derived key (one returns
+    # an array; one builds another class), so the object draws twice
+    src = """\
+    import jax
+
+
+    class Sampler:
+        def __init__(self, seed):
+            self.raw = jax.random.PRNGKey(seed)
+
+        def split(self, n=2):
+            return jax.random.split(self.raw, n)
+
+        def seed(self):
+            return int(jax.random.randint(self.raw, (), 0, 2**31 - 1))
+
+
+    class Other:
+        def __init__(self, key):
+            self.key = key
+
+
+    class Noise:
+        def __init__(self, key):
+            self._key = key
+
+        def derive(self, data):
+            return Other(jax.random.fold_in(self._key, data))
+
+        def normal(self, shape):
+            return jax.random.normal(self._key, shape)
+
+
+    @jax.tree_util.register_pytree_node_class
+    class Box:
+        def __init__(self, key):
+            self.key = key
+
+        def split(self, n=2):
+            return jax.random.split(self.key, n)
+
+        def as_seed(self):
+            return int(jax.random.bits(self.key)) % 1000
+
+        def tree_flatten(self):
+            return [self.key], None
+
+        @classmethod
+        def tree_unflatten(cls, aux, leaves):
+            return cls(*leaves)
+    """
+    never = ("`{0}` is set only when the object is built and `{1}` draws from it with `random.{2}` without "
+             "replacing it, so every call of `{1}` draws the same random numbers. Split it in the method "
+             "(`{0}, sub = jax.random.split({0})`) and draw with `sub`")
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 9, 16, never.format("self.raw", "split", "split")),
+        ("JAX301", 28, 16, never.format("self._key", "normal", "normal")),
+        ("JAX301", 40, 20, _held("self.key", "split", "random.split", 37, "as_seed", "random.bits")),
+    ]
