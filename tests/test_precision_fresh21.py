@@ -140,3 +140,85 @@ def test_an_object_drawing_twice_from_its_key_stays_reported() -> None:
         ("JAX301", 28, 16, never.format("self._key", "normal", "normal")),
         ("JAX301", 40, 20, _held("self.key", "split", "random.split", 37, "as_seed", "random.bits")),
     ]
+
+
+def _axis(fn: str, param: str, method: str, cls: str) -> str:
+    return (f"The axis passed to `{fn}` is traced: it depends on the traced argument `{param}` of `{method}` "
+            f"(a method of the module class {cls}); an axis must be a Python int, so this raises "
+            f"ConcretizationTypeError. Instead, pass a fixed axis")
+
+
+def _if(param: str, method: str, cls: str) -> str:
+    return (f"Python `if` on a traced value: it depends on the traced argument `{param}` of `{method}` "
+            f"(a method of the module class {cls}); this raises TracerBoolConversionError. Use "
+            f"`jax.lax.cond` or `jnp.where`")
+
+
+# --- 2. JAX201/JAX202: a module method's parameter annotated with a `|` union ---
+# (the mechanism: the parameters of a flax/equinox module's method are taken as traced
+# arrays when annotated as arrays or left unannotated; an annotation written as a PEP 604
+# union (`shared_axes: None | Sequence[int]`) was not read at all, so the parameter
+# counted as unannotated, hence traced. A union is read through its one member other
+# than None, else its array member, else it is an annotation the model does not read:
+# no array is assumed)
+
+def test_a_union_annotation_of_python_values_is_not_a_traced_array() -> None:
+    src = """\
+    from typing import Sequence
+
+    import equinox as eqx
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+
+    class Calib(nn.Module):
+        def get_bound(self, x: jnp.ndarray, shared_axes: None | Sequence[int]) -> jnp.ndarray:
+            return jnp.max(jnp.abs(x), axis=shared_axes, keepdims=True)
+
+        def scale(self, x: jnp.ndarray, shared_axes: None | Sequence[int]):
+            return self.get_bound(x, shared_axes) / 127.0
+
+
+    class Pool(eqx.Module):
+        def __call__(self, x: jax.Array, axis: int | None, width: "int | None"):
+            if axis is None:
+                axis = -1
+            return jnp.sum(x, axis=axis) / jnp.ones((width,)).sum()
+
+
+    class Clip(nn.Module):
+        def __call__(self, x: jax.Array | None, limit: float | int):
+            if limit > 1.0:
+                return jnp.clip(x, -limit, limit)
+            return x
+    """
+    assert _found(src) == []
+
+
+def test_unannotated_and_array_union_parameters_stay_traced() -> None:
+    # the twins: the same axis unannotated, and unions holding an array type
+    src = """\
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+
+    class Calib(nn.Module):
+        def get_bound(self, x, shared_axes):
+            return jnp.max(jnp.abs(x), axis=shared_axes, keepdims=True)
+
+
+    class Gate(nn.Module):
+        def __call__(self, x: jax.Array | None, scale: float | jax.Array):
+            if x.sum() > 0:
+                return x * scale
+            if scale > 1.0:
+                return x
+            return -x
+    """
+    assert _found(src) == [
+        ("JAX202", 8, 41, _axis("jnp.max", "shared_axes", "get_bound", "Calib")),
+        ("JAX201", 13, 12, _if("x", "__call__", "Gate")),
+        ("JAX201", 15, 12, _if("scale", "__call__", "Gate")),
+    ]
