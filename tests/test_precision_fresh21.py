@@ -222,3 +222,73 @@ def test_unannotated_and_array_union_parameters_stay_traced() -> None:
         ("JAX201", 13, 12, _if("x", "__call__", "Gate")),
         ("JAX201", 15, 12, _if("scale", "__call__", "Gate")),
     ]
+
+
+_LOOP = ("compiles again on every iteration of the loop: jit caches per function object and this one is new "
+         "each time. Create the jitted function once (outside the loop or at module level) and pass the "
+         "varying values as arguments")
+
+
+# --- 3. JAX501: each iteration jits another computation ---
+# (the mechanism: a jit built in a loop is not a recompile when each iteration gives the
+# function its own static configuration from the loop's item; that was known for a bool,
+# string or None of a literal list bound by `partial`, not for one read by a closure, nor
+# one taken from a literal argument of `zip`, nor for the `argnums` of a derivative: each
+# is another computation that no argument of one jitted function could carry)
+
+def test_a_jit_per_static_loop_item_is_another_computation() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def loss(a, x, implicit):
+        if implicit:
+            return jnp.sum(a * x)
+        return jnp.sum(a * x) ** 2
+
+
+    def compare(a, x):
+        for imp, label in zip((False, True), ("unrolled", "implicit")):
+            hess = jax.jit(jax.hessian(lambda a, x: loss(a, x, imp)))
+            print(label, hess(a, x), hess(a, x))
+        for arg in [0, 1]:
+            h = jax.jit(jax.jacrev(loss, argnums=arg), static_argnums=2)
+            print(h(a, x, True), h(a, x, False))
+        for norm in ["l1", "l2"]:
+            def size(v):
+                return jnp.sum(jnp.abs(v)) if norm == "l1" else jnp.sqrt(jnp.sum(v * v))
+            g = jax.jit(jax.grad(size))
+            print(g(a), g(x))
+    """
+    assert _found(src, code="JAX501") == []
+
+
+def test_a_jit_per_number_or_unknown_item_stays_reported() -> None:
+    # the twins: a number the closure reads could be an argument; an iterable the model
+    # cannot read; a derivative that does not depend on the item
+    src = """\
+    import jax
+    import jax.numpy as jnp
+
+
+    def loss(a, x, scale):
+        return jnp.sum(a * x) * scale
+
+
+    def compare(a, x, get_flags):
+        for scale, label in zip((0.5, 2.0), ("half", "double")):
+            hess = jax.jit(jax.hessian(lambda a, x: loss(a, x, scale)))
+            print(label, hess(a, x))
+        for imp, label in zip(get_flags(), ("u", "i")):
+            g = jax.jit(lambda a: loss(a, x, imp))
+            print(label, g(a))
+        for arg in [0, 1]:
+            h = jax.jit(jax.hessian(loss))
+            print(arg, h(a, x, 1.0))
+    """
+    assert _found(src, code="JAX501") == [
+        ("JAX501", 11, 16, "`jit` of the result of `hessian(...)` " + _LOOP),
+        ("JAX501", 14, 13, "`jit` of a `lambda` " + _LOOP),
+        ("JAX501", 17, 13, "`jit` of the result of `hessian(...)` " + _LOOP),
+    ]
