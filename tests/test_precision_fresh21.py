@@ -292,3 +292,36 @@ def test_a_jit_per_number_or_unknown_item_stays_reported() -> None:
         ("JAX501", 14, 13, "`jit` of a `lambda` " + _LOOP),
         ("JAX501", 17, 13, "`jit` of the result of `hessian(...)` " + _LOOP),
     ]
+
+
+# --- 4. JAX301: a key-like parameter held as an array through its annotation ---
+# (reading `rng_key: Array | None = None` as an array annotation must not hide a key a
+# tree map's function captures: a raw key is a `uint32` array, and a key-like parameter
+# held as an array only through its annotation is still the key drawn again per leaf)
+
+def test_a_key_annotated_as_an_array_captured_by_a_tree_map_stays_reported() -> None:
+    src = """\
+    import jax
+    import jax.numpy as jnp
+    from jaxtyping import Array
+
+
+    def sample(tree, rng_key: Array | None = None):
+        return jax.tree.map(lambda x: jax.random.categorical(rng_key, x), tree)
+
+
+    def jitter(params, key: jax.Array):
+        return jax.tree_util.tree_map(lambda p: p + jax.random.normal(key, p.shape), params)
+
+
+    def shift(params, offset: jax.Array | None = None):
+        return jax.tree.map(lambda p: p + offset, params)
+    """
+    msg = ("`{0}` comes from the enclosing scope and is consumed by `random.{1}` in the function, which "
+           "`{2}` calls once for every element (line {3}): every element draws the same random numbers. "
+           "Give the function a key parameter and map a fresh key with each element "
+           "(`jax.random.split({0}, n)`, unflattened into the tree's structure for a tree map)")
+    assert _found(src, code="JAX301") == [
+        ("JAX301", 7, 35, msg.format("rng_key", "categorical", "jax.tree.map", 7)),
+        ("JAX301", 11, 49, msg.format("key", "normal", "jax.tree_util.tree_map", 11)),
+    ]

@@ -3769,7 +3769,7 @@ class PrngKeyReuse(Rule):
                 or name in unit.global_names or name in unit.nonlocal_names:
             return False
         v = ctx.lookup(name)
-        if v is None or v.kind not in (V.KEY, V.KEYS, V.UNKNOWN):
+        if v is None or v.kind not in (V.KEY, V.KEYS, V.UNKNOWN, V.ARRAY, V.NPARRAY):
             return False
         # the scope that binds the key, and the function defined directly in it
         outer = unit
@@ -3780,6 +3780,10 @@ class PrngKeyReuse(Rule):
             outer, owner = owner, owner.parent
         if owner is None:
             return False
+        if v.kind in (V.ARRAY, V.NPARRAY) and not (
+                key_like_name(name) and owner.param(name) is not None and name not in owner.assigned):
+            return False  # an array, unless a key-like parameter held as one only through its
+            # annotation (`rng_key: Array | None = None`: a raw key is a `uint32` array)
         if owner.is_module:
             binds = ctx.index.module_assignments.get(name, [])
         else:
