@@ -557,9 +557,11 @@ class Indexer:
         ann_class = None
         if p.annotation is not None:
             ann_class = pytree_read.ref(pytree_read.annotation_node(p.annotation.annotation, self.qualname), self.qualname)
-            a = p.annotation.annotation
+            a = _union_member(p.annotation.annotation, self.qualname)
             head = a.value if isinstance(a, cst.Subscript) else a
-            if isinstance(head, (cst.Name, cst.Attribute)):
+            if a is None:
+                ann = "typing.Union"  # `int | str`: annotated, with no one type the model reads
+            elif isinstance(head, (cst.Name, cst.Attribute)):
                 dotted = dotted_name(head)
                 ann = self.qualname(head) or dotted
             elif isinstance(a, cst.SimpleString):
@@ -2935,6 +2937,34 @@ def _nnx_default(unit: Unit, p: ParamInfo) -> bool:
     return (cls is not None and cls.nnx and isinstance(node, cst.FunctionDef) and not node.decorators
             and p.default is not None and p.annotation not in apis.ARRAY_ANNOTATIONS
             and p.name not in unit.traced_params)
+
+
+def _union_members(a: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The members of a PEP 604 union (``None | Sequence[int]``, ``jax.Array | None``);
+    ``[a]`` for any other annotation."""
+    if isinstance(a, cst.BinaryOperation) and isinstance(a.operator, cst.BitOr):
+        return _union_members(a.left) + _union_members(a.right)
+    return [a]
+
+
+def _union_member(a: cst.BaseExpression, qualname) -> Optional[cst.BaseExpression]:
+    """The annotation a parameter's type is read from: ``a`` itself, or for a union
+    written with ``|`` its one member other than ``None`` (``shared_axes: None |
+    Sequence[int]`` is a ``Sequence``), else its first array member (``x: jax.Array |
+    float`` may be an array), else the union (an annotation the model does not read,
+    but an annotation, not a parameter left unannotated: None)."""
+    members = _union_members(a)
+    if len(members) == 1:
+        return a
+    kept = [m for m in members if not (isinstance(m, cst.Name) and m.value == "None")]
+    if len(kept) == 1:
+        return kept[0]
+    for m in kept:
+        head = m.value if isinstance(m, cst.Subscript) else m
+        if isinstance(head, (cst.Name, cst.Attribute)) and (
+                qualname(head) or dotted_name(head)) in apis.ARRAY_ANNOTATIONS:
+            return m
+    return None
 
 
 def _static_arg(unit: Unit, call: cst.Call, p: ParamInfo, param_ok=None) -> bool:

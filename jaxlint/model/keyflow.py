@@ -706,6 +706,49 @@ _FIXED_SEED = ("jax.random.PRNGKey", "jax.random.key")
 _DERIVE = ("jax.random.split", "jax.random.fold_in")
 
 
+def key_value_class(cls: ClassInfo, attr: str, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool:
+    """Is ``cls`` a key type around ``self.attr``: a method (not one that builds the
+    object) returns a new instance of the class built from a key derived from the one
+    it holds (``return PRNGKey(jax.random.split(self.rng, n))``, ``return
+    type(self)(self.rng[i])``)?  Its instances are then values, like JAX's keys: the
+    methods are operations on one key that a caller picks (split it, or take a seed
+    from it), not draws of an object that lives on; a reuse would be the caller's."""
+    own = {cls.name, "type(self)", "self.__class__"}
+    for name, m in cls.methods.items():
+        if name in _BUILDERS or not isinstance(m.node, cst.FunctionDef) or not m.params \
+                or m.params[0].name != "self":
+            continue
+        for n in descendants(m.node.body):
+            if type(n) is not cst.Return or type(n.value) is not cst.Call:
+                continue
+            func = n.value.func
+            built = dotted_name(func) if type(func) is not cst.Call else (
+                "type(self)" if dotted_name(func.func) == "type" and len(func.args) == 1
+                and _is_self_attr(func.args[0].value, None) else None)
+            if built not in own:
+                continue
+            if any(_derived_from(a.value, attr, qualname) for a in n.value.args):
+                return True
+    return False
+
+
+def _is_self_attr(e: cst.BaseExpression, attr: Optional[str]) -> bool:
+    """``self`` (``attr`` None) or ``self.attr``."""
+    if attr is None:
+        return type(e) is cst.Name and e.value == "self"
+    return type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self" \
+        and e.attr.value == attr
+
+
+def _derived_from(e: cst.BaseExpression, attr: str, qualname) -> bool:
+    """``jax.random.split(self.attr, ...)`` / ``fold_in(self.attr, d)`` / ``self.attr[i]``."""
+    if type(e) is cst.Subscript:
+        return _is_self_attr(e.value, attr)
+    if type(e) is cst.Call and qualname(e.func) in _DERIVE:
+        return _is_self_attr(arg_at(e, 0, "key"), attr)
+    return False
+
+
 def _names_read(node: cst.CSTNode, name: str) -> bool:
     """Is ``name`` read anywhere in ``node`` (a statement)?  Assignment targets do not
     count; a read in a nested function or lambda does."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -196,6 +196,29 @@ def _settings_per_item(loop: cst.For, wrap: cst.Call, item: set[str]) -> bool:
     return False
 
 
+_ARGNUMS_TRANSFORMS = frozenset({"jax.grad", "jax.value_and_grad", "jax.hessian", "jax.jacfwd", "jax.jacrev",
+                                 "jax.jacobian"})
+
+
+def _literal_items(ctx, loop: cst.For, ok: Callable[[cst.BaseExpression], bool]) -> set[str]:
+    """The loop's names that take, one after the other, the elements of a literal
+    collection all of which pass ``ok``: ``for flag in [False, True]`` (``flag``), ``for
+    flag, name in zip((False, True), names)`` (``flag``)."""
+    def literal(e: cst.BaseExpression) -> bool:
+        return isinstance(e, (cst.List, cst.Tuple, cst.Set)) and bool(e.elements) and all(
+            isinstance(el, cst.Element) and ok(el.value) for el in e.elements)
+
+    if isinstance(loop.target, cst.Name):
+        return {loop.target.value} if literal(loop.iter) else set()
+    it = loop.iter
+    if not isinstance(loop.target, (cst.Tuple, cst.List)) or not isinstance(it, cst.Call) \
+            or not isinstance(it.func, cst.Name) or it.func.value != "zip" or ctx.shadowed("zip") \
+            or any(a.star or a.keyword is not None for a in it.args) or len(it.args) != len(loop.target.elements):
+        return set()
+    return {t.value.value for t, a in zip(loop.target.elements, it.args)
+            if isinstance(t.value, cst.Name) and literal(a.value)}
+
+
 def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
     """Does each iteration give the jitted function its own static configuration, taken
     from the loop's item: ``for return_map in [False, True]: jax.jit(partial(f,
@@ -208,8 +231,8 @@ def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
     item = {n.value for n in walk_tree(loop.target) if isinstance(n, cst.Name)}
     if _settings_per_item(loop, wrap, item):
         return True
-    literal_items = isinstance(loop.iter, (cst.List, cst.Tuple, cst.Set)) and bool(loop.iter.elements) and all(
-        isinstance(el, cst.Element) and _static_literal(el.value) for el in loop.iter.elements)
+    literal = _literal_items(ctx, loop, _static_literal)
+    numbered = _literal_items(ctx, loop, lambda e: _static_literal(e) or isinstance(e, cst.Integer))
     bound = _loop_bindings(loop)
     todo: list[tuple[cst.CSTNode, int]] = [(a.value, 0) for a in wrap.args]
     seen: set[int] = set()
@@ -224,12 +247,18 @@ def _static_per_item(ctx, loop: cst.CSTNode, wrap: cst.CSTNode) -> bool:
         elif isinstance(e, cst.Call):
             q = ctx.qualname(e.func)
             if q == "functools.partial":
-                if literal_items and any(isinstance(a.value, cst.Name) and a.value.value in item for a in e.args[1:]):
+                if any(isinstance(a.value, cst.Name) and a.value.value in literal for a in e.args[1:]):
                     return True  # `partial(f, return_map=return_map)` over literal items
+            if q in _ARGNUMS_TRANSFORMS and any(
+                    a.keyword is not None and a.keyword.value in ("argnums", "argnum") and isinstance(a.value, cst.Name)
+                    and a.value.value in numbered for a in e.args):
+                return True  # `for arg in [0, 1]: jax.hessian(f, argnums=arg)`: another derivative each time
             todo.extend((a.value, depth + 1) for a in e.args)
         elif isinstance(e, (cst.FunctionDef, cst.Lambda)):
             params = {p.name.value for p in walk_tree(e.params) if isinstance(p, cst.Param)}
             names = item - params
+            if any(isinstance(m, cst.Name) and m.value in literal - params for m in walk_tree(e.body)):
+                return True  # `lambda a: loss(a, implicit)` over literal bools: another computation each time
             for m in walk_tree(e.body):
                 if isinstance(m, cst.DictElement) and isinstance(m.key, cst.Name) and m.key.value in names:
                     return True  # `{key: p}`: the item is a key, a keyword name
@@ -637,8 +666,11 @@ class RecompileFreshFunction(Rule):
         "for its new shape anyway; nor a method of an object the loop builds from its item "
         "(`for w in widths: model = MLP(width=w)` ... `jax.jit(model.apply)`): each iteration has its "
         "own static configuration, which a hoisted jit would compile for too; nor a function that takes "
-        "its static configuration from the loop's item: a string, bool or None of a literal list bound "
-        "by `partial` (`for return_map in [False, True]: jax.jit(partial(ssim, return_map=return_map))`), "
+        "its static configuration from the loop's item: a string, bool or None of a literal list (or of a "
+        "literal argument of `zip`) bound by `partial` or read by a closure (`for return_map in [False, "
+        "True]: jax.jit(partial(ssim, return_map=return_map))`, `for exact, label in zip((False, True), "
+        "labels): jax.jit(jax.hessian(lambda a: energy(a, exact)))`), the `argnums` of a derivative taken "
+        "from a literal list (`for arg in [0, 1]: jax.jit(jax.hessian(loss, argnums=arg))`), "
         "or an inner function using the item as a keyword or attribute name (`for name in params: def "
         "f(v): return make(**{name: v})`, `getattr(obj, name)`): each iteration is another computation "
         "(a number bound by `partial` or read by the closure could be an argument: still flagged); nor a jit "
@@ -772,6 +804,29 @@ class RecompileFreshFunction(Rule):
 
                     grad_flux = jax.jit(jax.grad(flux))
                     print(name, grad_flux(2.0))
+            """,
+        ),
+        # each iteration another derivative: a bool of a literal tuple (through `zip`) read
+        # by the closure, an `argnums` taken from a literal list
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            def energy(a, x, exact):
+                if exact:
+                    return jnp.sum(a * x)
+                return jnp.sum(a * x) ** 2
+
+
+            def curvature(a, x):
+                for exact, label in zip((False, True), ("approx", "exact")):
+                    hess = jax.jit(jax.hessian(lambda a, x: energy(a, x, exact)))
+                    print(label, hess(a, x), hess(a + 1.0, x))
+                for arg in [0, 1]:
+                    jac = jax.jit(jax.jacfwd(energy, argnums=arg), static_argnums=2)
+                    print(arg, jac(a, x, True))
             """,
         ),
         # built per call but reused by a loop in the same call, or returned (a factory)

@@ -15,6 +15,7 @@ from jaxlint.model import apis, liveness
 from jaxlint.model.repeats import called_repeatedly, lax_loop_body
 from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
+from jaxlint.model.keyflow import key_value_class
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
 from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
 from jaxlint.paths import test_module
@@ -177,7 +178,9 @@ class PrngKeyReuse(Rule):
         "* a key an object holds for its life (`self._rng_key`, set when it is built) consumed in "
         "one method and again in another (`fit`, then `predict`) while no method but those that "
         "build the object assigns it (not two splits, which derive keys of their own; not a test "
-        "class, nor a flax or equinox module);\n"
+        "class, nor a flax or equinox module; not a key type, whose method returns a new instance "
+        "around a key split or folded from the one it holds: `return PRNGKey(jax.random.split("
+        "self.rng, n))`);\n"
         "* a key an object keeps as a stream, a method splitting it and storing a half back "
         "(`self.key, key = jax.random.split(self.key)` in `explore`), drawn from directly: in "
         "another method of the class, or through an instance (`schedule.key` of a parameter "
@@ -3348,6 +3351,9 @@ class PrngKeyReuse(Rule):
         if any(attribute_writes(m.node, dotted) for c in classes for name, m in c.methods.items()
                if name not in self._SETUP):
             return  # another method replaces it (`self._rng_key, sub = split(self._rng_key)`)
+        if key_value_class(cls, key_expr.attr.value, ctx.qualname):
+            return  # a key type (`split()` returns a new instance around a split of the key):
+            # its methods are alternatives a caller picks, like JAX's functions on one key
         first, first_node, first_how = earlier
         self.report(
             node,
@@ -3766,7 +3772,7 @@ class PrngKeyReuse(Rule):
                 or name in unit.global_names or name in unit.nonlocal_names:
             return False
         v = ctx.lookup(name)
-        if v is None or v.kind not in (V.KEY, V.KEYS, V.UNKNOWN):
+        if v is None or v.kind not in (V.KEY, V.KEYS, V.UNKNOWN, V.ARRAY, V.NPARRAY):
             return False
         # the scope that binds the key, and the function defined directly in it
         outer = unit
@@ -3777,6 +3783,10 @@ class PrngKeyReuse(Rule):
             outer, owner = owner, owner.parent
         if owner is None:
             return False
+        if v.kind in (V.ARRAY, V.NPARRAY) and not (
+                key_like_name(name) and owner.param(name) is not None and name not in owner.assigned):
+            return False  # an array, unless a key-like parameter held as one only through its
+            # annotation (`rng_key: Array | None = None`: a raw key is a `uint32` array)
         if owner.is_module:
             binds = ctx.index.module_assignments.get(name, [])
         else:
@@ -3921,6 +3931,8 @@ class PrngKeyReuse(Rule):
         dotted = f"self.{key_expr.attr.value}"
         if (id(unit), dotted) in self._stored_reported:
             return True
+        if key_value_class(cls, key_expr.attr.value, ctx.qualname):
+            return False  # a key type: `k.split()` twice is the caller's reuse, as for a raw key
         if (id(unit), dotted) in self._stored_checked:
             return False
         self._stored_checked.add((id(unit), dotted))
