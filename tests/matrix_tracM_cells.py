@@ -20,7 +20,6 @@ Each cell's sink rotates with its row and column, so each row meets each sink.
 from __future__ import annotations
 
 import sys
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -15,8 +15,7 @@ them out (``python tests/matrix_valM.py DEST``) so that each can be run with JAX
 from __future__ import annotations
 
 import sys
-import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
