@@ -2234,7 +2234,9 @@ class Indexer:
                     unit, skip = made
                     if skip:
                         fact = _skipped(fact, skip)
-                if fact.get("kind") not in ("args", "call") or fact.get("skip") or fact.get("returned") is not None \
+                if fact.get("kind") == "site" and _derivative_outside_jit(fact):
+                    pass  # `jax.grad(losses.loss)(p, x)` there: the call's own fact tells its shapes
+                elif fact.get("kind") not in ("args", "call") or fact.get("skip") or fact.get("returned") is not None \
                         or fact.get("method") or not arg_shapes.fact_site(unit, ("fact", n_fact), fact):
                     unit.foreign_uses = True  # used there other than by a call whose shapes are known
                 n_fact += 1
@@ -3250,6 +3252,14 @@ def _encloses(outer: Optional[Unit], unit: Optional[Unit]) -> bool:
             return True
         unit = unit.parent
     return False
+
+
+def _derivative_outside_jit(fact: dict) -> bool:
+    """A site fact of a derivative taken outside jit (``jax.grad(metrics.ssim)`` in another
+    module: model/gradtrace.py), which tells that the function is differentiated, not how
+    it is called."""
+    t = apis.transform_for(fact.get("transform")) or slots.slot_for(fact.get("transform"))
+    return t is not None and not t.traces and not t.host
 
 
 def _is_classmethod(unit: Unit) -> bool:
