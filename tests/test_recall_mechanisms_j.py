@@ -415,4 +415,4 @@ print(jax.jit(f)())
 def test_item_update_of_a_list_holding_a_tracer_in_a_closure(tmp_path, monkeypatch):
     got = _lint(tmp_path, monkeypatch, {"closure.py": CLOSURE_ITEM})
     assert [g[:4] for g in got] == [("JAX402", "closure.py", 9, 9)]
-    assert got[0][4].startswith("`seq` is a local of `f`: `seq[0] += 1` inside `g` runs when jax.jit traces `g`")
+    assert got[0][4].startswith("`seq` is a local of `f`: `seq[0] += 1` inside `g` (called from `f`) runs when jax.jit traces `f`")

@@ -447,9 +447,11 @@ class GlobalWriteInTraced(Rule):
         if traced is None or any(w in ctx.code(target).lower() for w in ("trace", "compil")):
             return
         why, root = traced
-        if root != unit.name and _read_elsewhere(unit.node, node, n):
+        nested = unit.parent is not None and isinstance(unit.parent.node, cst.FunctionDef)
+        if root != unit.name and not nested and _read_elsewhere(unit.node, node, n):
             # a helper that reads what it counts (`name += "___%d" % counts[name]`): the
-            # count serves its own work at trace time (unique names), not a count of calls
+            # count serves its own work at trace time (unique names), not a count of calls;
+            # a closure of the traced function is part of its trace (recall case 554)
             return
         scope = ctx.module if owner is None else owner.node
         if _asserted(scope, n):
