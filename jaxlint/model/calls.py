@@ -379,15 +379,22 @@ class CallEffects:
                 out.append((a.value, callee, consumes[a.keyword.value]))
         return out
 
+    def _local_callee(self, func: cst.Name) -> tuple[bool, Optional[Unit]]:
+        """The function of this file a name calls: (True, its unit) when a binding in
+        scope or a def names it (the unit None: a binding to something else); (False,
+        None) when neither does (imported, or unknown)."""
+        v = self.lookup(func.value)
+        if v is not None:
+            return True, v.unit
+        unit = self.unit.lookup_def(func.value)
+        return (True, unit) if unit is not None else (False, None)
+
     def returns_fresh_function(self, func: cst.Name) -> bool:
         """Does the function this name calls (of this file, or imported from the
         project) return a function it defines, a new object per call?"""
-        v = self.lookup(func.value)
-        if v is not None:
-            return v.unit is not None and v.unit.returns_fresh_function
-        unit = self.unit.lookup_def(func.value)
-        if unit is not None:
-            return unit.returns_fresh_function
+        found, unit = self._local_callee(func)
+        if found:
+            return unit is not None and unit.returns_fresh_function
         return func.value in self.index.imported_factories
 
     def returns_fresh_jit(self, func: cst.BaseExpression) -> bool:
@@ -395,12 +402,9 @@ class CallEffects:
         project: ``make_update``, ``steps.make_update``) return a new jitted function on
         every call (``@jax.jit def update`` in its body), with a compile cache of its own?"""
         if isinstance(func, cst.Name):
-            v = self.lookup(func.value)
-            if v is not None:
-                return v.unit is not None and v.unit.returns_fresh_jit
-            unit = self.unit.lookup_def(func.value)
-            if unit is not None:
-                return unit.returns_fresh_jit
+            found, unit = self._local_callee(func)
+            if found:
+                return unit is not None and unit.returns_fresh_jit
         written = dotted_name(func)
         return written is not None and written in self.index.imported_jit_factories
 

@@ -1685,20 +1685,17 @@ class StaleGlobalRead(Rule):
         if q is None or "." not in q:
             return
         m, a = q.rsplit(".", 1)
-        key = (m, a + "[]")  # changed in place (a rebinding of the module's attribute leaves this name alone)
-        u: Optional[Unit] = unit
-        while u is not None and not u.is_module:
-            where = u.attr_changes.get(key)
-            if where is not None:
-                self._reported.add((id(unit), node.value))
-                self.report(
-                    node,
-                    f"`{node.value}` (`{q}`) is changed in {where} between two calls of `{u.name}`: under "
-                    "jit its value is read once, at trace time, and baked into the compiled function, so the "
-                    "later calls still use the old value until a retrace. Pass it as an argument",
-                )
-                return
-            u = u.parent
+        # changed in place (a rebinding of the module's attribute leaves this name alone)
+        changed = _changed_between(unit, (m, a + "[]"))
+        if changed is not None:
+            where, u = changed
+            self._reported.add((id(unit), node.value))
+            self.report(
+                node,
+                f"`{node.value}` (`{q}`) is changed in {where} between two calls of `{u.name}`: under "
+                "jit its value is read once, at trace time, and baked into the compiled function, so the "
+                "later calls still use the old value until a retrace. Pass it as an argument",
+            )
 
     def _set_from_elsewhere(self, node: cst.Name, unit: Unit) -> bool:
         """``TEMPERATURE``, a global of this module, read here, that another module of
@@ -1708,22 +1705,19 @@ class StaleGlobalRead(Rule):
         own = self.ctx.settings.module
         if not own:
             return False
-        key = (own, node.value)
-        u: Optional[Unit] = unit
-        while u is not None and not u.is_module:
-            where = u.attr_changes.get(key)
-            if where is not None:
-                self._reported.add((id(unit), node.value))
-                self.report(
-                    node,
-                    f"`{node.value}` is a module global that {where} sets again between two calls of "
-                    f"`{u.name}`: under jit its value is read once, at trace time, and baked into the "
-                    "compiled function, so the later calls still use the old value until a retrace. Pass "
-                    "it as an argument",
-                )
-                return True
-            u = u.parent
-        return False
+        changed = _changed_between(unit, (own, node.value))
+        if changed is None:
+            return False
+        where, u = changed
+        self._reported.add((id(unit), node.value))
+        self.report(
+            node,
+            f"`{node.value}` is a module global that {where} sets again between two calls of "
+            f"`{u.name}`: under jit its value is read once, at trace time, and baked into the "
+            "compiled function, so the later calls still use the old value until a retrace. Pass "
+            "it as an argument",
+        )
+        return True
 
     def _changed_elsewhere(self, node: cst.Attribute, unit: Unit, dotted: str) -> bool:
         """``settings.g`` read here, with ``settings`` a module of the project that
@@ -1732,21 +1726,18 @@ class StaleGlobalRead(Rule):
         q = self.ctx.qualname(node.value)
         if q is None:
             return False
-        key = (q, node.attr.value)
-        u: Optional[Unit] = unit
-        while u is not None and not u.is_module:
-            where = u.attr_changes.get(key) or u.attr_changes.get((q, node.attr.value + "[]"))
-            if where is not None:
-                self._reported.add((id(unit), dotted))
-                self.report(
-                    node,
-                    f"`{dotted}` is set again in {where} between two calls of `{u.name}`: under jit "
-                    "the attribute is read once, at trace time, and baked into the compiled function, "
-                    "so the later calls still use the old value until a retrace. Pass it as an argument",
-                )
-                return True
-            u = u.parent
-        return False
+        changed = _changed_between(unit, (q, node.attr.value), (q, node.attr.value + "[]"))
+        if changed is None:
+            return False
+        where, u = changed
+        self._reported.add((id(unit), dotted))
+        self.report(
+            node,
+            f"`{dotted}` is set again in {where} between two calls of `{u.name}`: under jit "
+            "the attribute is read once, at trace time, and baked into the compiled function, "
+            "so the later calls still use the old value until a retrace. Pass it as an argument",
+        )
+        return True
 
     def _self_attribute(self, node: cst.Attribute, dotted: str, unit: Unit) -> None:
         """``self.x`` read in a method ``unit`` traced with ``self`` a Python object (a
@@ -2378,3 +2369,17 @@ def _container(ctx, name: str) -> bool:
             continue
         return False
     return True
+
+
+def _changed_between(unit: Unit, *keys: tuple[str, str]) -> Optional[tuple[str, Unit]]:
+    """Where another module changes one of ``keys`` (module, attribute) between two calls
+    of ``unit`` or of a function it is nested in (``Unit.attr_changes``), and that
+    function; None when none does."""
+    u: Optional[Unit] = unit
+    while u is not None and not u.is_module:
+        for key in keys:
+            where = u.attr_changes.get(key)
+            if where is not None:  # (a file's path)
+                return where, u
+        u = u.parent
+    return None
