@@ -1,0 +1,3 @@
+from cpt_pkg.tree import CPT
+
+__all__ = ["CPT"]

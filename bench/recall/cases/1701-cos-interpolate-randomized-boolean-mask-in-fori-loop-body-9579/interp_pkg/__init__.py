@@ -1,0 +1,3 @@
+from interp_pkg.randomized import cosInterpolateRandomized
+
+__all__ = ["cosInterpolateRandomized"]

@@ -1,0 +1,16 @@
+from jax import jit
+import jax.numpy as jnp
+
+
+def where_max(a):
+    # jnp.where(a == jnp.max(a)) where `a` has a unique maximum
+    return jnp.where(a == jnp.max(a))
+
+
+if __name__ == "__main__":
+    a = jnp.array([[0.0, 3.0, 1.0], [2.0, 0.5, 0.0]])
+    print(where_max(a))
+    try:
+        print(jit(where_max)(a))
+    except Exception as err:
+        print(type(err).__name__ + ":", str(err).splitlines()[0])
