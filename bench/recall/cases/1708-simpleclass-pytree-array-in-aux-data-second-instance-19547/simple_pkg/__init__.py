@@ -1,0 +1,3 @@
+from simple_pkg.containers import SimpleClass
+
+__all__ = ["SimpleClass"]

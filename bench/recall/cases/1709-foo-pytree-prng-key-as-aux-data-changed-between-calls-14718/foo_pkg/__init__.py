@@ -1,0 +1,3 @@
+from foo_pkg.module import Foo
+
+__all__ = ["Foo"]
