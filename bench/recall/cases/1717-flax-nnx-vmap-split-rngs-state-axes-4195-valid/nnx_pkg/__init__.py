@@ -1,0 +1,3 @@
+from nnx_pkg.model import Model
+
+__all__ = ["Model"]
