@@ -1,0 +1,3 @@
+from brk_pkg import debug
+
+__all__ = ["debug"]
