@@ -1,0 +1,3 @@
+from bert_lite.blocks import FeedForwardBlock, TransformerLayer
+
+__all__ = ["FeedForwardBlock", "TransformerLayer"]
