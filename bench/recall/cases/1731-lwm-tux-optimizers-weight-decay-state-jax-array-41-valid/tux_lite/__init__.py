@@ -1,0 +1,2 @@
+from .optimizers import (OptaxScheduledWeightDecayState,
+                         optax_add_scheduled_weight_decay)
