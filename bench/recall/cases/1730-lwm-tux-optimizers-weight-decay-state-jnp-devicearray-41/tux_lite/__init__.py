@@ -1,2 +1,0 @@
-from .optimizers import (OptaxScheduledWeightDecayState,
-                         optax_add_scheduled_weight_decay)
