@@ -1,0 +1,3 @@
+from optax_lite.contrib._schedule_free import schedule_free
+from optax_lite.contrib._schedule_free import schedule_free_eval_params
+from optax_lite.contrib._schedule_free import ScheduleFreeState

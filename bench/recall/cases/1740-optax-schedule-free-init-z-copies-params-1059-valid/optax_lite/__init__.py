@@ -1,0 +1,1 @@
+from optax_lite import contrib
