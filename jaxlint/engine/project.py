@@ -101,6 +101,8 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["x64_own"] = True  # ... by a switch of its own top level
     if interp.index.x64_nodes:
         out["x64_on_here"] = True  # it switches x64 on (at its top level or in a function)
+    if interp.index.x64_env_fn or interp.index.x64_env_early:
+        out["x64_env"] = True  # it sets `JAX_ENABLE_X64` (in a function, or before `import jax`)
     packages = settings.project_packages
     own, import_calls = import_time_arrays(interp.module, interp.qualname, interp.index.x64_nodes,
                                            lambda head: interp.imports.project_import(head, packages))

@@ -51,6 +51,8 @@ PREFILTER_TOKENS = (
     "diffrax",
     "distrax",
     "haiku",
+    # a module that only sets JAX's environment (`os.environ["JAX_ENABLE_X64"] = ...`)
+    "JAX_ENABLE_X64",
 )
 _PREFILTER_RE = re.compile("|".join(re.escape(t) for t in PREFILTER_TOKENS))
 
