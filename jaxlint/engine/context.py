@@ -346,6 +346,9 @@ class RuleContext:
                 cls = instance_class(index, interp.unit, obj)
                 if cls is None and interp.lookup(obj.value) is None:
                     return dispatched.imported(index, f"{obj.value}.{func.attr.value}")
+                if cls is None:
+                    # an instance of a class of another module: `graph = Graph(a)`, `graph.solve(b)`
+                    return dispatched.imported_instance_method(index, interp.unit, obj, func.attr.value)
             if cls is not None:
                 unit = cls.methods.get(func.attr.value)
                 if unit is not None and dispatched.jitted_def(index, unit):

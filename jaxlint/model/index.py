@@ -154,6 +154,12 @@ class FileIndex:
     # functions of other modules that run a Pallas kernel with no derivative rule
     # (model/nograd.py's applies_kernel), as this file writes them
     imported_kernels: frozenset[str] = frozenset()
+    # imported names (as written) of context managers of other modules that time the
+    # block they wrap (model/timers.py)
+    imported_timers: frozenset[str] = frozenset()
+    # imported static/class methods (as written: ``FactorGraph.make``) that build an
+    # instance of their class (model/dispatched.py)
+    imported_constructors: frozenset[str] = frozenset()
     # classes of other modules whose `__init__` stores parameters as they are
     # (model/instances.py, ``stored_parameters``): name as written -> the record
     imported_stored: dict[str, dict] = field(default_factory=dict)
@@ -2155,6 +2161,8 @@ class Indexer:
             self.index.imported_jit_factories = frozenset(facts.get("jit_factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_kernels = frozenset(facts.get("kernels", ()))
+            self.index.imported_timers = frozenset(facts.get("timers", ()))
+            self.index.imported_constructors = frozenset(facts.get("constructors", ()))
             self.index.imported_stored = dict(facts.get("stored", {}))
             self.index.imported_methods = dict(facts.get("methods", {}))
             self.index.imported_values = dict(facts.get("values", {}))
@@ -2172,6 +2180,8 @@ class Indexer:
             self.index.imported_jit_factories = S(reads, "jit_factories", facts.get("jit_factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_kernels = S(reads, "kernels", facts.get("kernels"))
+            self.index.imported_timers = S(reads, "timers", facts.get("timers"))
+            self.index.imported_constructors = S(reads, "constructors", facts.get("constructors"))
             self.index.imported_stored = R(reads, "stored", facts.get("stored"))
             self.index.imported_methods = R(reads, "methods", facts.get("methods"))
             self.index.imported_values = R(reads, "values", facts.get("values"))

@@ -91,6 +91,12 @@ def incoming_facts(
     relays_of = {module: frozenset(proj.get("relays") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
+    timers_of = {module: frozenset(proj.get("timers") or ()) for module, _, proj in outputs}
+    constructors_of = {module: proj.get("constructors") or () for module, _, proj in outputs}
+    # (a method's record has a dot: `Graph.solve`)
+    with_methods = {m: True for m, r in returns_of.items() if any("." in k for k in r)}
+    with_methods.update((m, True) for m, c in constructors_of.items() if c)
+    any_methods = bool(with_methods)
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
@@ -188,6 +194,10 @@ def incoming_facts(
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
+            if qualname in timers_of.get(target_module, ()):
+                timers = out.setdefault(path, {}).setdefault("timers", [])
+                if name not in timers:
+                    timers.append(name)  # a context manager timing the block it wraps (JAX505)
             if function and qualname in kernels_of.get(target_module, ()):
                 kernels = out.setdefault(path, {}).setdefault("kernels", [])
                 if name not in kernels:
@@ -195,6 +205,24 @@ def incoming_facts(
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
+            if any_methods:
+                # a class (also one a package re-exports: `jaxls.FactorGraph`): its methods
+                # that hand back dispatched work (`Graph.solve`, JAX505) and its static/class
+                # methods that build an instance (`FactorGraph.make`)
+                cls_module, cls_name = target_module, qualname
+                if not (constructors_of.get(cls_module) or returns_of.get(cls_module)):
+                    found = index.resolve(target_module, qualname)
+                    if found is not None and found.kind == "class":
+                        cls_module, cls_name = found.module, found.qualname
+                prefix = cls_name + "."
+                for k in constructors_of.get(cls_module, ()):
+                    if k.startswith(prefix) and "." not in k[len(prefix):]:
+                        made = out.setdefault(path, {}).setdefault("constructors", [])
+                        if name + k[len(cls_name):] not in made:
+                            made.append(name + k[len(cls_name):])
+                for k, v in (returns_of.get(cls_module) or {}).items():
+                    if k.startswith(prefix) and "." not in k[len(prefix):] and v.startswith("dispatched:"):
+                        out.setdefault(path, {}).setdefault("returns", {})[name + k[len(cls_name):]] = v
             stored = stored_of.get(target_module, {}).get(qualname)
             if stored is not None:  # a class whose `__init__` stores its parameters (model/instances.py)
                 out.setdefault(path, {}).setdefault("stored", {})[name] = stored
@@ -252,7 +280,7 @@ def incoming_facts(
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or jit_factories_of.get(m)
                    or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or (any_x64 and _reexports(index, m, x64_of)) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or x64_of.get(m) or (any_x64 and _reexports(index, m, x64_of)) or returns_of.get(m) or kernels_of.get(m) or timers_of.get(m) or (any_methods and _reexports(index, m, with_methods)) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
                    or (not skipped and consts_of(m)) or reexported(m)]
         if modules and text_of is not None:
