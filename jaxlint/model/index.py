@@ -1830,22 +1830,43 @@ class Indexer:
         """Functions that return a function they define (``def make_step(cfg): def
         step(x): ...; return step``): each call makes a new function object."""
         for u in self.index.units:
-            if not isinstance(u.node, cst.FunctionDef) or u.cls is not None:
+            node = u.node
+            if isinstance(node, cst.Lambda):
+                # `make = lambda lr: jax.jit(partial(update, lr=lr))`
+                if self._fresh_jit(u, node.body):
+                    u.returns_fresh_jit = True
                 continue
-            if any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs) for v in u.returns):
+            if not isinstance(node, cst.FunctionDef):
+                continue
+            if u.cls is None and any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs)
+                                     for v in u.returns):
                 u.returns_fresh_function = True
+            if node.decorators:
+                continue  # `@functools.lru_cache`, `@staticmethod`...: what a call returns is not known to be new
             if u.returns and all(self._fresh_jit(u, v) for v in u.returns):
+                # (a method too: `self.make_step(lr)(params, b)`)
                 u.returns_fresh_jit = True
 
-    def _fresh_jit(self, u: Unit, v: cst.CSTNode) -> bool:
+    def _fresh_jit(self, u: Unit, v: cst.CSTNode, depth: int = 0) -> bool:
         """Is ``v``, returned by ``u``, a jitted function made anew by each call of
         ``u``: a def of its body decorated with a caching jit (``@jax.jit def update``,
         ``@partial(jax.jit, ...)``), or a caching jit of a def of its body, a lambda or a
-        ``partial`` (``return jax.jit(update)``)?  Its compile cache is new with it."""
+        ``partial`` (``return jax.jit(update)``), also through a name of its body bound
+        once to one (``step = jax.jit(partial(update, lr=lr)); return step``)?  Its
+        compile cache is new with it."""
         caching = apis.CACHING_JITS
+        if v is None:
+            return False
         if isinstance(v, cst.Name):
             inner = u.defs.get(v.value)
-            if inner is None or not isinstance(inner.node, cst.FunctionDef):
+            if inner is None:
+                entries = u.bindings.get(v.value)
+                if depth < 2 and entries and len(entries) == 1 and entries[0][1] is not None \
+                        and u.param(v.value) is None and v.value not in u.global_names \
+                        and v.value not in u.nonlocal_names:
+                    return self._fresh_jit(u, entries[0][1], depth + 1)
+                return False
+            if not isinstance(inner.node, cst.FunctionDef):
                 return False
             for dec in inner.node.decorators:
                 d = dec.decorator
