@@ -35,7 +35,15 @@ class LateX64Enable(Rule):
         "or in its `if __name__ == \"__main__\":` block is not imported with it: `main.py`'s "
         "`if __name__ == \"__main__\": from pkg.sim import simulate` runs nothing when a test imports "
         "`main`); and "
-        "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
+        "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` (also `os.environ.setdefault(...)`, "
+        "`os.environ.update(...)`) written after JAX was imported, when JAX has already read it "
+        "(JAX reads the variable once, as `jax` is imported: `jax/_src/config.py` defines the option "
+        "from the environment then): at module level after `import jax`, or after importing a module "
+        "of the project that imports it; in a function of a module that imports JAX at its top, or "
+        "whose package's `__init__` does (BrainPy's `def enable_x64(mode): os.environ[...] = "
+        "str(int(mode))`). Not a function that also calls `jax.config.update(\"jax_enable_x64\", ...)`, "
+        "nor a module that starts other processes (`subprocess`, `multiprocessing`, `os.system`), "
+        "for which the variable may be meant."
     )
     why_bad = (
         "The seed says x64 \"only works on startup\"; current JAX (0.10, 0.12) accepts the "
