@@ -89,7 +89,7 @@ def enable_x64(mode):
 }
 
 # the twins: the variable set before the first JAX import (here, and in `conftest.py`), next
-# to `jax.config.update(...)`, for a child process, or in a module that imports no JAX; all
+# to `jax.config.update(...)` (or a helper calling it), for a child process, or in a module that imports no JAX; all
 # of them give float64 arrays where they mean to
 ENV_LATE_VALID = {
     "first.py": """\
@@ -117,6 +117,20 @@ import jax
 def enable_x64():
     os.environ["JAX_ENABLE_X64"] = "1"
     jax.config.update("jax_enable_x64", True)
+""",
+    "helped.py": """\
+import os
+
+import jax
+
+
+def _apply(flag):
+    jax.config.update("jax_enable_x64", flag)
+
+
+def enable_x64():
+    os.environ["JAX_ENABLE_X64"] = "1"
+    _apply(True)
 """,
     "launch.py": """\
 import os

@@ -356,7 +356,7 @@ class X64Model:
                     for inner in stmt.body.body:
                         # a method that switches x64 on for its caller: `Config().apply()`
                         if isinstance(inner, cst.FunctionDef) and inner.name.value not in _SETUPS \
-                                and self._body_switches_on(inner.body.body):
+                                and self.body_switches_on(inner.body.body):
                             self.kinds[f"{stmt.name.value}.{inner.name.value}"] = CALL
                 elif isinstance(stmt, cst.SimpleStatementLine):
                     for small in stmt.body:
@@ -376,7 +376,7 @@ class X64Model:
             return True
         for stmt in node.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in _SETUPS:
-                if self._body_switches_on(stmt.body.body):
+                if self.body_switches_on(stmt.body.body):
                     return True
         return False
 
@@ -407,7 +407,7 @@ class X64Model:
         fixture = any(d.rsplit(".", 1)[-1] == "fixture" for d in decorators)
         body = fn.body.body
         # a body that switches x64 on for its caller (or, for a fixture, its test)
-        if self._body_switches_on(body):
+        if self.body_switches_on(body):
             return FIXTURE if fixture else CALL
         for s in body:
             if isinstance(s, cst.With) and any(self.is_enable(i.item) for i in s.items):
@@ -481,14 +481,14 @@ class X64Model:
                 if isinstance(dec, cst.Call) and (dotted_name(dec.func) or "").endswith("fixture"):
                     a = keyword_arg(dec, "autouse")
                     if a is not None and isinstance(a.value, cst.Name) and a.value.value == "True":
-                        if self._body_switches_on(node.body.body) or self._function_kind(node) in (FIXTURE, CM, CALL):
+                        if self.body_switches_on(node.body.body) or self._function_kind(node) in (FIXTURE, CM, CALL):
                             if unit.cls is not None:
                                 classes.add(id(unit.cls))
                             else:
                                 module = True
         return module, classes
 
-    def _body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
+    def body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
         """A statement of ``body`` switches x64 on: at its top, or under an ``if``, ``with``,
         ``try`` or loop of it (``if precision == "double": jax.config.update(...)``): once
         the body has run, x64 may be on (not in a nested ``def`` or ``class``)."""
@@ -505,7 +505,7 @@ class X64Model:
                     inner = [kid] if isinstance(kid, cst.If) else kid.body.body
                 else:
                     continue
-                if self._body_switches_on(inner):
+                if self.body_switches_on(inner):
                     return True
         return False
 
@@ -882,7 +882,7 @@ def _imports_jax(node: cst.CSTNode, module: Optional[str], is_package: bool, jax
 
 
 def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text: str,
-                  ) -> dict[int, tuple[cst.CSTNode, Optional[cst.CSTNode], str, Optional[Unit]]]:
+                  switched: Optional[Callable[[Unit], bool]] = None) -> dict[int, tuple[cst.CSTNode, Optional[cst.CSTNode], str, Optional[Unit]]]:
     """The statements that set ``JAX_ENABLE_X64`` when JAX has read it already, by id:
     (the statement, the import that imported JAX before it or None for the package above
     this module, where JAX comes from: "" for ``import jax`` itself, else the path of the
@@ -894,7 +894,7 @@ def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text
     ``FileIndex.jax_imports``).  In a function: the module imports JAX at its top level
     (outside the ``__main__`` block), or a package above it does, so the function runs
     after JAX is imported.  Not a function that also calls ``jax.config.update
-    ("jax_enable_x64", ...)``, nor a module that runs other processes (``subprocess``,
+    ("jax_enable_x64", ...)`` (or, ``switched``, a helper that does), nor a module that runs other processes (``subprocess``,
     ``multiprocessing``, ``os.system``): the variable may be meant for them."""
     out: dict[int, tuple[cst.CSTNode, Optional[cst.CSTNode], str, Optional[Unit]]] = {}
     if not (index.x64_env_late or index.x64_env_early or index.x64_env_fn):
@@ -961,11 +961,11 @@ def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text
     if index.x64_env_fn and not any(s in text for s in (*_SPAWNERS, *_SPAWN_CALLS)):
         for n, unit in index.x64_env_fn:
             u: Optional[Unit] = unit
-            switched = False
+            on = False
             while u is not None and not u.is_module:
-                switched = switched or id(u) in index.x64_config_units
+                on = on or id(u) in index.x64_config_units or (switched is not None and switched(u))
                 u = u.parent
-            if switched:
+            if on:
                 continue
             if first_now is not None:
                 out[id(n)] = (n, first_now[0], first_now[1], unit)

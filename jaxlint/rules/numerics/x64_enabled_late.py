@@ -219,7 +219,8 @@ class LateX64Enable(Rule):
         has read the variable already (``model/x64.late_env_sets``)."""
         if self._env is None:
             ctx = self.ctx
-            self._env = late_env_sets(ctx.index, ctx.settings.module, ctx.settings.is_package, ctx.text)
+            self._env = late_env_sets(ctx.index, ctx.settings.module, ctx.settings.is_package, ctx.text,
+                                      ctx.x64_switched_in)
         found = self._env.get(id(node))
         if found is None:
             return
