@@ -418,6 +418,27 @@ def test_timing_methods_and_managers_of_other_modules(tmp_path, monkeypatch):
     ]
 
 
+def test_timing_multiline_call_named_by_its_callee(tmp_path, monkeypatch):
+    # case 1635's spelling: the solve written over several lines is named `graph.solve(...)`
+    files = {**{k: v for k, v in TIMING.items() if k.startswith("gs/")}, "bench_lines.py": """\
+import jax.numpy as jnp
+
+import gs
+
+
+def bench(a, b):
+    graph = gs.FactorGraph.make(a)
+    with gs.utils.stopwatch("solve"):
+        sol = graph.solve(
+            b
+        )
+    return sol
+"""}
+    assert _lint(tmp_path, monkeypatch, files, "JAX505") == [
+        ("JAX505", "bench_lines.py", 9, 15, "`graph.solve(...)` " + _MANAGED.format('gs.utils.stopwatch("solve")', 8)),
+    ]
+
+
 def test_timing_waited_or_host_results_valid(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, TIMING_VALID, "JAX505") == []
 

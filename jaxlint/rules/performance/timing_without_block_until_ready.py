@@ -1058,9 +1058,13 @@ class TimingWithoutBlocking(Rule):
                 f"Wrap in `{jax_alias}.block_until_ready(...)`",
                 Replacement(last, f"{jax_alias}.block_until_ready({ctx.code(last).strip()})"),
             )
+        shown = ctx.code(last).strip()
+        if "\n" in shown:
+            # a call written over several lines (`graph.solve(\n    x0, ...\n)`): its callee
+            shown = f"{ctx.code(last.func).strip()}(...)"
         self.report(
             last,
-            f"`{ctx.code(last).strip()}` is the last JAX computation in the block timed by "
+            f"`{shown}` is the last JAX computation in the block timed by "
             f"`with {ctx.code(start).strip()}` (line {{related_line}}), whose exit reads the clock "
             f"while the computation may still be running (dispatch is asynchronous): this measures "
             f"the dispatch (and, on a first call, the compilation), not the work. Wait for the result "
