@@ -181,6 +181,14 @@ class RuleContext:
         ``with jax.enable_x64()``)?"""
         return self._interp.x64_enabled
 
+    def x64_switched_in(self, unit: Unit) -> bool:
+        """Does the body of the function ``unit`` switch x64 on (``jax.config.update(
+        "jax_enable_x64", ...)``, a helper of the file or the project that does, under an
+        ``if`` too: model/x64.py)?"""
+        x64 = self._interp.x64
+        node = unit.node
+        return x64.active and type(node) is cst.FunctionDef and x64.body_switches_on(node.body.body)
+
     @property
     def expects_exception(self) -> bool:
         """Is the current statement inside ``with pytest.raises(...)`` /
@@ -346,6 +354,9 @@ class RuleContext:
                 cls = instance_class(index, interp.unit, obj)
                 if cls is None and interp.lookup(obj.value) is None:
                     return dispatched.imported(index, f"{obj.value}.{func.attr.value}")
+                if cls is None:
+                    # an instance of a class of another module: `graph = Graph(a)`, `graph.solve(b)`
+                    return dispatched.imported_instance_method(index, interp.unit, obj, func.attr.value)
             if cls is not None:
                 unit = cls.methods.get(func.attr.value)
                 if unit is not None and dispatched.jitted_def(index, unit):

@@ -18,6 +18,7 @@ from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import global_setters, imported_attribute_changes, imported_attribute_writes
 from jaxlint.model.scopes import bound_receiver
+from jaxlint.model.timers import module_timers
 from jaxlint.model.x64 import FIXTURE, import_time_arrays
 from jaxlint.settings import LintSettings
 
@@ -101,6 +102,8 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         out["x64_own"] = True  # ... by a switch of its own top level
     if interp.index.x64_nodes:
         out["x64_on_here"] = True  # it switches x64 on (at its top level or in a function)
+    if interp.index.x64_env_fn or interp.index.x64_env_early:
+        out["x64_env"] = True  # it sets `JAX_ENABLE_X64` (in a function, or before `import jax`)
     packages = settings.project_packages
     own, import_calls = import_time_arrays(interp.module, interp.qualname, interp.index.x64_nodes,
                                            lambda head: interp.imports.project_import(head, packages))
@@ -184,6 +187,10 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
         if "pallas_call" in interp.text else []
     if kernels:
         extra["kernels"] = kernels  # functions that run a Pallas kernel with no derivative rule (JAX120)
+    if "__exit__" in interp.text or "contextmanager" in interp.text:
+        timers = module_timers(interp.index, interp.qualname)
+        if timers:
+            extra["timers"] = timers  # its context managers that time the block they wrap (JAX505)
     key_state = keystate.stateful_functions(interp)
     if key_state:
         extra["key_state"] = keystate.export(key_state)  # functions that advance a global key
@@ -299,8 +306,27 @@ def _kinds_out(interp: Interpreter) -> dict:
                 given = dispatched.DISPATCHED + callee if callee is not None else None
             if given is not None:
                 returns[name] = given
+    resolver = None
+    for cls in interp.index.classes:
+        if cls.scope is not interp.index.module_unit or instances.local_class(interp, cls.name) is not cls:
+            continue
+        for mname, method in sorted(cls.methods.items()):
+            if mname.startswith("__") or method.is_generator:
+                continue
+            # a method handing back a jitted call's result, not waited for (JAX505:
+            # `graph.solve(b)` in another module, `graph = Graph(a)`)
+            if dispatched.jitted_def(interp.index, method):
+                returns[f"{cls.name}.{mname}"] = dispatched.DISPATCHED
+                continue
+            resolver = resolver or dispatched.imports_resolver(interp.index)
+            callee = dispatched.returns_dispatched(method, interp.index, resolver)
+            if callee is not None:
+                returns[f"{cls.name}.{mname}"] = dispatched.DISPATCHED + callee
     if returns:
         out["returns"] = returns
+    made = dispatched.constructors(interp.index) if returns and interp.index.classes else []
+    if made:
+        out["constructors"] = made  # static/class methods that build an instance of their class
     stored = {}
     for cls in interp.index.classes:
         if instances.local_class(interp, cls.name) is cls:

@@ -51,6 +51,8 @@ PREFILTER_TOKENS = (
     "diffrax",
     "distrax",
     "haiku",
+    # a module that only sets JAX's environment (`os.environ["JAX_ENABLE_X64"] = ...`)
+    "JAX_ENABLE_X64",
 )
 _PREFILTER_RE = re.compile("|".join(re.escape(t) for t in PREFILTER_TOKENS))
 
@@ -756,6 +758,15 @@ def _summary_only(text: str, tree: ast.Module, settings: LintSettings) -> Option
     hashing = _hashing_records(module, summary.get("names") or {})
     if hashing:
         out["pytrees"] = hashing  # how its classes' instances hash (a config dataclass: JAX207)
+    if ("__exit__" in text or "contextmanager" in text) and ("time" in text):
+        # its context managers that time the block they wrap (JAX505: `with stopwatch():`)
+        from jaxlint.model.index import build_index
+        from jaxlint.model.timers import module_timers
+
+        index = build_index(module)
+        timers = module_timers(index, index.imports.resolve_expr)
+        if timers:
+            out["timers"] = timers
     from jaxlint.model.x64 import import_time_arrays
 
     names = summary.get("names") or {}

@@ -405,6 +405,11 @@ class CallEffects:
             found, unit = self._local_callee(func)
             if found:
                 return unit is not None and unit.returns_fresh_jit
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
+            # `self.make_step(lr)`: a method of this class (or a base of the file)
+            method = self.unit.cls.method(func.attr.value)
+            return method is not None and method.returns_fresh_jit
         written = dotted_name(func)
         return written is not None and written in self.index.imported_jit_factories
 

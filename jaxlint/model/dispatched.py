@@ -213,3 +213,62 @@ def _dispatched_name(unit: Unit, index, qualname, name: str, depth: int) -> Opti
             return None
         u = u.parent
     return imported(index, name)
+
+
+def imported_instance_method(index, unit: Unit, obj: cst.CSTNode, attr: str) -> Optional[str]:
+    """``graph.solve(b)`` where ``graph`` is bound once, in its scope, to an instance of
+    a class of another module of the project (``graph = Graph(a)``, ``graph =
+    solver.Graph(a)``) whose method ``solve`` hands back dispatched work (the class's
+    ``returns`` fact ``Graph.solve``): the callee, as ``imported`` gives it; else None."""
+    from jaxlint.model.scopes import scope_of, writes
+
+    if type(obj) is not cst.Name or not index.imported_returns:
+        return None
+    u = scope_of(index, unit, obj.value)
+    if u is None:
+        return None
+    bound = writes(u.node, obj.value)
+    if len(bound) != 1 or type(bound[0]) is not cst.Assign or len(bound[0].targets) != 1 \
+            or type(bound[0].targets[0].target) is not cst.Name:
+        return None
+    value = bound[0].value
+    if type(value) is not cst.Call:
+        return None
+    cls = dotted_name(value.func)
+    if cls is None:
+        return None
+    if cls in index.imported_constructors:
+        cls = cls.rsplit(".", 1)[0]  # `graph = FactorGraph.make(...)`: a static constructor
+    head = cls.split(".", 1)[0]
+    if head not in index.imports.names or scope_of(index, u, head) is not index.module_unit \
+            or head in index.module_unit.assigned:
+        return None  # not (only) the imported name
+    if u.is_module and any(obj.value in w.global_names and obj.value in w.assigned for w in index.units):
+        return None
+    return imported(index, f"{cls}.{attr}")
+
+
+def constructors(index) -> list[str]:
+    """``Cls.make`` for the static and class methods of this file's module-level classes
+    whose every ``return`` builds an instance of the class (``return FactorGraph(...)``,
+    ``return cls(...)``): a call of one makes an instance, as ``Cls(...)`` does."""
+    out = []
+    module = index.module_unit
+    for c in index.classes:
+        if c.scope is not module:
+            continue
+        for name, m in c.methods.items():
+            node = m.node
+            if type(node) is not cst.FunctionDef or not m.returns or any(r is None for r in m.returns):
+                continue
+            kinds = {dotted_name(d.decorator) for d in node.decorators}
+            if kinds == {"staticmethod"}:
+                own = {c.name}
+            elif kinds == {"classmethod"} and m.params:
+                own = {c.name, m.params[0].name}
+            else:
+                continue
+            if all(type(r) is cst.Call and type(r.func) is cst.Name and r.func.value in own
+                   and r.func.value not in m.assigned for r in m.returns):
+                out.append(f"{c.name}.{name}")
+    return sorted(out)

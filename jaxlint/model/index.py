@@ -19,6 +19,7 @@ import libcst as cst
 from jaxlint.model import (apis, arg_shapes, custom_rules, dispatch, dual_mode, factreads, gradtrace, holders, instances, keyflow, kinds,
                            module_entries, pytree_methods, pytree_read, pytrees, slots, version_guards)
 from jaxlint.model.dimensions import dimension_params
+from jaxlint.model.x64 import env_on, env_x64_value
 from jaxlint.model.scopes import bound_once, bound_receiver, factory_binding, instance_class, writes
 from jaxlint.model.imports import ImportTable
 from jaxlint.model.keyflow import initializer_of, key_like_name, key_param_consumed, only_defaulted, rngs_keys
@@ -153,6 +154,12 @@ class FileIndex:
     # functions of other modules that run a Pallas kernel with no derivative rule
     # (model/nograd.py's applies_kernel), as this file writes them
     imported_kernels: frozenset[str] = frozenset()
+    # imported names (as written) of context managers of other modules that time the
+    # block they wrap (model/timers.py)
+    imported_timers: frozenset[str] = frozenset()
+    # imported static/class methods (as written: ``FactorGraph.make``) that build an
+    # instance of their class (model/dispatched.py)
+    imported_constructors: frozenset[str] = frozenset()
     # classes of other modules whose `__init__` stores parameters as they are
     # (model/instances.py, ``stored_parameters``): name as written -> the record
     imported_stored: dict[str, dict] = field(default_factory=dict)
@@ -173,6 +180,12 @@ class FileIndex:
     instances: dict[str, str] = field(default_factory=dict)
     # `os.environ["JAX_ENABLE_X64"] = "1"` after `import jax`: JAX has read it already
     x64_env_late: list[cst.CSTNode] = field(default_factory=list)
+    # ... set to a true value at module level before any `import jax` (x64 on at import)
+    x64_env_early: list[cst.CSTNode] = field(default_factory=list)
+    # ... set (to a value not known to be off) in a function: (statement, its unit)
+    x64_env_fn: list[tuple[cst.CSTNode, Unit]] = field(default_factory=list)
+    # units whose own body calls `jax.config.update("jax_enable_x64", v)`, v not literally off
+    x64_config_units: set[int] = field(default_factory=set)
     # names imported from the project that switch x64 on, read it or skip without it:
     # name (or dotted ``mod.name``) -> kind (``model/x64.py``)
     imported_x64: dict[str, str] = field(default_factory=dict)
@@ -190,6 +203,10 @@ class FileIndex:
     # project modules it imports whose import makes JAX arrays while x64 is off ->
     # where ("path: statement"; project/facts.py _arrays_at_import)
     arrays_imports: dict[str, str] = field(default_factory=dict)
+    # the project modules this file imports (and the packages above it) whose import
+    # imports JAX: module -> the path of the module that imports it (a fact, told to a
+    # file that sets `JAX_ENABLE_X64`)
+    jax_imports: dict[str, str] = field(default_factory=dict)
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -290,7 +307,6 @@ class FileIndex:
         return pytrees.LIBRARY_CLASSES.get(q) if q is not None else None
 
 
-_X64_ENV_VALUES = {"1", "true", "True", "TRUE", "yes"}
 _X64_OFF_VALUES = {"", "0", "false", "False", "FALSE", "no"}
 
 
@@ -434,10 +450,7 @@ class Indexer:
                     self._assigned(tgt.target, unit, n)
                     if isinstance(tgt.target, cst.Name):
                         unit.bindings.setdefault(tgt.target.value, []).append((self._seq, n.value))
-                if unit.is_module:
-                    self._x64_env_assign(n)
-                elif not self.index.x64_switch:
-                    self._x64_env_switch(n)
+                self._x64_env(n, unit)
             elif t is cst.AugAssign or t is cst.AnnAssign:
                 self._assigned(n.target, unit, n)
             elif t is cst.For or t is cst.CompFor:
@@ -703,6 +716,8 @@ class Indexer:
     # -- calls and transformation sites --------------------------------------
     def _call(self, call: cst.Call, unit: Unit) -> None:
         func = call.func
+        if type(func) is cst.Attribute and func.attr.value in ("setdefault", "update"):
+            self._x64_env(call, unit)
         if type(func) is cst.Call:
             self.index.called_now.add(id(func))
             self._applied[id(func)] = call
@@ -762,6 +777,9 @@ class Indexer:
             at_import = unit.is_module and id(call) not in self._main_ids
             if self._x64_config_call(call, at_import) and at_import:
                 self.index.x64_at_import = True
+            pos = positional_args(call)
+            if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64" and not _literally_off(pos[1].value):
+                self.index.x64_config_units.add(id(unit))
             return
         if q == "jax.enable_x64" or q == "jax.experimental.enable_x64":
             return  # a context manager: handled where it is used
@@ -858,31 +876,33 @@ class Indexer:
                 return True
         return False
 
-    def _x64_env_switch(self, node: cst.Assign) -> None:
-        # `os.environ["JAX_ENABLE_X64"] = value` in a function: x64 may be on when it has run
-        for tgt in node.targets:
-            t = tgt.target
-            if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ") \
-                    and len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index) \
-                    and string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64" and not _literally_off(node.value):
+    def _x64_env(self, node: cst.CSTNode, unit: Unit) -> None:
+        """``os.environ["JAX_ENABLE_X64"] = v`` (also ``os.environ.setdefault(...)``,
+        ``os.environ.update(...)``: ``model/x64.env_x64_value``).  In a function: x64 may
+        be on when it has run (unless ``v`` is literally off), and where JAX is imported
+        before it runs it comes too late (``x64_env_fn``, for the rule to place).  At
+        module level: before the first ``import jax`` it switches x64 on at import; after
+        it, JAX has read the variable already (``x64_env_late``)."""
+        v = env_x64_value(node, self.qualname)
+        if v is None:
+            return
+        if not unit.is_module:
+            if not _literally_off(v):
                 self.index.x64_switch = True
-
-    def _x64_env_assign(self, node: cst.Assign) -> None:
-        # os.environ["JAX_ENABLE_X64"] = "True"
-        for tgt in node.targets:
-            t = tgt.target
-            if isinstance(t, cst.Subscript) and dotted_name(t.value) in ("os.environ", "environ"):
-                if len(t.slice) == 1 and isinstance(t.slice[0].slice, cst.Index):
-                    if string_value(t.slice[0].slice.value) == "JAX_ENABLE_X64":
-                        if not _literally_off(node.value) and string_value(node.value) is None:
-                            self.index.x64_switch = True  # a value from a flag: unknown
-                        if string_value(node.value) in _X64_ENV_VALUES:
-                            if self._jax_imported:
-                                # JAX read the variable when it was imported: too late
-                                self.index.x64_env_late.append(node)
-                            else:
-                                self.index.x64_nodes.append(node)
-                                self.index.x64_at_import = True
+                if env_on(v) is not False:
+                    self.index.x64_env_fn.append((node, unit))
+            return
+        on = env_on(v)
+        if on is None and not _literally_off(v):
+            self.index.x64_switch = True  # a value from a flag: unknown
+        if on:
+            if self._jax_imported:
+                # JAX read the variable when it was imported: too late
+                self.index.x64_env_late.append(node)
+            else:
+                self.index.x64_nodes.append(node)
+                self.index.x64_at_import = True
+                self.index.x64_env_early.append(node)
 
     def _note_jax_import(self, node, unit: Unit) -> None:
         if not unit.is_module or self._jax_imported:
@@ -1810,22 +1830,43 @@ class Indexer:
         """Functions that return a function they define (``def make_step(cfg): def
         step(x): ...; return step``): each call makes a new function object."""
         for u in self.index.units:
-            if not isinstance(u.node, cst.FunctionDef) or u.cls is not None:
+            node = u.node
+            if isinstance(node, cst.Lambda):
+                # `make = lambda lr: jax.jit(partial(update, lr=lr))`
+                if self._fresh_jit(u, node.body):
+                    u.returns_fresh_jit = True
                 continue
-            if any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs) for v in u.returns):
+            if not isinstance(node, cst.FunctionDef):
+                continue
+            if u.cls is None and any(isinstance(v, cst.Lambda) or (isinstance(v, cst.Name) and v.value in u.defs)
+                                     for v in u.returns):
                 u.returns_fresh_function = True
+            if node.decorators:
+                continue  # `@functools.lru_cache`, `@staticmethod`...: what a call returns is not known to be new
             if u.returns and all(self._fresh_jit(u, v) for v in u.returns):
+                # (a method too: `self.make_step(lr)(params, b)`)
                 u.returns_fresh_jit = True
 
-    def _fresh_jit(self, u: Unit, v: cst.CSTNode) -> bool:
+    def _fresh_jit(self, u: Unit, v: cst.CSTNode, depth: int = 0) -> bool:
         """Is ``v``, returned by ``u``, a jitted function made anew by each call of
         ``u``: a def of its body decorated with a caching jit (``@jax.jit def update``,
         ``@partial(jax.jit, ...)``), or a caching jit of a def of its body, a lambda or a
-        ``partial`` (``return jax.jit(update)``)?  Its compile cache is new with it."""
+        ``partial`` (``return jax.jit(update)``), also through a name of its body bound
+        once to one (``step = jax.jit(partial(update, lr=lr)); return step``)?  Its
+        compile cache is new with it."""
         caching = apis.CACHING_JITS
+        if v is None:
+            return False
         if isinstance(v, cst.Name):
             inner = u.defs.get(v.value)
-            if inner is None or not isinstance(inner.node, cst.FunctionDef):
+            if inner is None:
+                entries = u.bindings.get(v.value)
+                if depth < 2 and entries and len(entries) == 1 and entries[0][1] is not None \
+                        and u.param(v.value) is None and v.value not in u.global_names \
+                        and v.value not in u.nonlocal_names:
+                    return self._fresh_jit(u, entries[0][1], depth + 1)
+                return False
+            if not isinstance(inner.node, cst.FunctionDef):
                 return False
             for dec in inner.node.decorators:
                 d = dec.decorator
@@ -2141,6 +2182,8 @@ class Indexer:
             self.index.imported_jit_factories = frozenset(facts.get("jit_factories", ()))
             self.index.imported_returns = dict(facts.get("returns", {}))
             self.index.imported_kernels = frozenset(facts.get("kernels", ()))
+            self.index.imported_timers = frozenset(facts.get("timers", ()))
+            self.index.imported_constructors = frozenset(facts.get("constructors", ()))
             self.index.imported_stored = dict(facts.get("stored", {}))
             self.index.imported_methods = dict(facts.get("methods", {}))
             self.index.imported_values = dict(facts.get("values", {}))
@@ -2158,6 +2201,8 @@ class Indexer:
             self.index.imported_jit_factories = S(reads, "jit_factories", facts.get("jit_factories"))
             self.index.imported_returns = R(reads, "returns", facts.get("returns"))
             self.index.imported_kernels = S(reads, "kernels", facts.get("kernels"))
+            self.index.imported_timers = S(reads, "timers", facts.get("timers"))
+            self.index.imported_constructors = S(reads, "constructors", facts.get("constructors"))
             self.index.imported_stored = R(reads, "stored", facts.get("stored"))
             self.index.imported_methods = R(reads, "methods", facts.get("methods"))
             self.index.imported_values = R(reads, "values", facts.get("values"))
@@ -2170,6 +2215,7 @@ class Indexer:
         self.index.x64_imported = bool(facts.get("x64_import"))
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
+        self.index.jax_imports = dict(facts.get("jax_imports") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():

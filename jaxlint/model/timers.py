@@ -26,7 +26,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from jaxlint.model.walk import descendants
+from jaxlint.model.walk import descendants, dotted_name
 
 # clock reads (the stop of a timed interval)
 CLOCKS = frozenset(
@@ -112,13 +112,24 @@ def _timer_generator(fn: cst.FunctionDef, qualname) -> bool:
 
 def timing_manager(index, qualname: Callable[[cst.CSTNode], Optional[str]],
                    item: cst.BaseExpression) -> Optional[str]:
-    """The manager (as written: ``Timer``, ``timed``) when ``item``, the expression of a
-    ``with`` item, builds a context manager of this file that reads a clock on entering
-    and again on leaving the block, waiting for nothing; else None."""
-    if type(item) is not cst.Call or type(item.func) is not cst.Name or any(a.star for a in item.args):
+    """The manager (as written: ``Timer``, ``timed``, ``timing.stopwatch``) when ``item``,
+    the expression of a ``with`` item, builds a context manager of this file, or of
+    another module of the project (the fact ``timers``: ``from pkg.timing import Timer``,
+    ``pkg.timing.stopwatch``), that reads a clock on entering and again on leaving the
+    block, waiting for nothing; else None."""
+    if type(item) is not cst.Call or any(a.star for a in item.args):
+        return None
+    written = dotted_name(item.func)
+    if written is None:
+        return None
+    module = index.module_unit
+    imported = index.imported_timers
+    if imported and written in imported and not module.bindings.get(written.split(".", 1)[0]) \
+            and written.split(".", 1)[0] not in module.defs:
+        return written
+    if type(item.func) is not cst.Name:
         return None
     name = item.func.value
-    module = index.module_unit
     if any(value is not None for _, value in module.bindings.get(name, ())):
         return None  # also bound to a value at module level
     classes = [c for c in index.classes if c.name == name and c.scope is module]
@@ -129,3 +140,20 @@ def timing_manager(index, qualname: Callable[[cst.CSTNode], Optional[str]],
             and len(module.bindings.get(name, ())) == 1:
         return name if _timer_generator(unit.node, qualname) else None
     return None
+
+
+def module_timers(index, qualname: Callable[[cst.CSTNode], Optional[str]]) -> list[str]:
+    """The module-level classes and functions of this file that are timing context
+    managers (``timing_manager``): told to the modules that import them."""
+    out = []
+    module = index.module_unit
+    for c in index.classes:
+        if c.scope is module and c.method("__exit__") is not None:
+            call = cst.Call(func=cst.Name(c.name))
+            if timing_manager(index, qualname, call) == c.name:
+                out.append(c.name)
+    for name, unit in module.defs.items():
+        if type(unit.node) is cst.FunctionDef and unit.node.decorators:
+            if timing_manager(index, qualname, cst.Call(func=cst.Name(name))) == name:
+                out.append(name)
+    return sorted(set(out))

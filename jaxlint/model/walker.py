@@ -370,7 +370,7 @@ class Walker:
                         for n in self._concrete_names_if_false(s.test):
                             self.env[n] = V.UNKNOWN_VALUE
                 elif type(s) is cst.SimpleStatementLine and self.x64.active and any(
-                        isinstance(small, cst.Expr) and self.x64.switches_on(small.value) for small in s.body):
+                        isinstance(small, cst.Expr) and self.x64.switches_on(small.value, self.unit) for small in s.body):
                     # `self.enter_context(jax.enable_x64())`, a helper running
                     # `jax.config.update("jax_enable_x64", True)`: on from here
                     raised += 1

@@ -245,12 +245,17 @@ class X64Model:
             return _true_keyword(e, "jax_enable_x64")
         return self.kind(e) == OBJ
 
-    def switches_on(self, e: cst.BaseExpression) -> bool:
+    def switches_on(self, e: cst.BaseExpression, unit: Optional[Unit] = None) -> bool:
         """A call after which x64 stays on: ``jax.config.update("jax_enable_x64", True)``,
-        a helper that makes it, ``self.enter_context(jax.enable_x64())``."""
+        a helper that makes it, ``self.enter_context(jax.enable_x64())``, a method that
+        makes it called on an instance of its class (``Config().apply()``, ``cfg.apply()``
+        with ``cfg = Config(...)`` bound once in ``unit``; the class of this file or, as a
+        fact, of another module)."""
         if not self.active or not isinstance(e, cst.Call):
             return False
         func = e.func
+        if isinstance(func, cst.Attribute) and self._method_kind(func, unit) == CALL:
+            return True
         if isinstance(func, cst.Attribute) and func.attr.value == "enter_context":
             pos = positional_args(e)
             return bool(pos) and self.is_enable(pos[0].value)
@@ -264,6 +269,25 @@ class X64Model:
                             or isinstance(v, cst.Integer) and v.value == "0")
             return False
         return self.kind(func) == CALL
+
+    def _method_kind(self, func: cst.Attribute, unit: Optional[Unit]) -> Optional[str]:
+        """The kind of ``<instance>.method`` where the instance is made by calling a class
+        whose method has a kind (``Cls.method``): ``Cls(...).method``, or a name of
+        ``unit`` bound once to ``Cls(...)``."""
+        recv = func.value
+        if isinstance(recv, cst.Name) and unit is not None:
+            entries = unit.bindings.get(recv.value)
+            if not entries or len(entries) != 1 or recv.value in _params_of(unit):
+                return None
+            recv = entries[0][1]
+        if not isinstance(recv, cst.Call):
+            return None
+        cls = dotted_name(recv.func)
+        if cls is None:
+            return None
+        key = f"{cls}.{func.attr.value}"
+        k = self.kinds.get(key)
+        return k if k is not None else self.imported.get(key)
 
     def skip_decorated(self, decorators: Sequence[cst.Decorator]) -> bool:
         """``@absltest.skipUnless(<x64 flag>, ...)``, ``@unittest.skipIf(not <flag>, ...)``,
@@ -329,6 +353,11 @@ class X64Model:
                 elif isinstance(stmt, cst.ClassDef):
                     if self._x64_case(stmt):
                         self.kinds[stmt.name.value] = CASE
+                    for inner in stmt.body.body:
+                        # a method that switches x64 on for its caller: `Config().apply()`
+                        if isinstance(inner, cst.FunctionDef) and inner.name.value not in _SETUPS \
+                                and self.body_switches_on(inner.body.body):
+                            self.kinds[f"{stmt.name.value}.{inner.name.value}"] = CALL
                 elif isinstance(stmt, cst.SimpleStatementLine):
                     for small in stmt.body:
                         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
@@ -347,7 +376,7 @@ class X64Model:
             return True
         for stmt in node.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in _SETUPS:
-                if self._body_switches_on(stmt.body.body):
+                if self.body_switches_on(stmt.body.body):
                     return True
         return False
 
@@ -378,7 +407,7 @@ class X64Model:
         fixture = any(d.rsplit(".", 1)[-1] == "fixture" for d in decorators)
         body = fn.body.body
         # a body that switches x64 on for its caller (or, for a fixture, its test)
-        if self._body_switches_on(body):
+        if self.body_switches_on(body):
             return FIXTURE if fixture else CALL
         for s in body:
             if isinstance(s, cst.With) and any(self.is_enable(i.item) for i in s.items):
@@ -452,15 +481,33 @@ class X64Model:
                 if isinstance(dec, cst.Call) and (dotted_name(dec.func) or "").endswith("fixture"):
                     a = keyword_arg(dec, "autouse")
                     if a is not None and isinstance(a.value, cst.Name) and a.value.value == "True":
-                        if self._body_switches_on(node.body.body) or self._function_kind(node) in (FIXTURE, CM, CALL):
+                        if self.body_switches_on(node.body.body) or self._function_kind(node) in (FIXTURE, CM, CALL):
                             if unit.cls is not None:
                                 classes.add(id(unit.cls))
                             else:
                                 module = True
         return module, classes
 
-    def _body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
-        return any(isinstance(small, cst.Expr) and self.switches_on(small.value) for small in _smalls(body))
+    def body_switches_on(self, body: Sequence[cst.CSTNode]) -> bool:
+        """A statement of ``body`` switches x64 on: at its top, or under an ``if``, ``with``,
+        ``try`` or loop of it (``if precision == "double": jax.config.update(...)``): once
+        the body has run, x64 may be on (not in a nested ``def`` or ``class``)."""
+        if any(isinstance(small, cst.Expr) and self.switches_on(small.value) for small in _smalls(body)):
+            return True
+        for s in body:
+            if not isinstance(s, cst.BaseCompoundStatement) or isinstance(s, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for kid in children(s):
+                if isinstance(kid, cst.BaseSuite):
+                    inner = kid.body
+                elif isinstance(kid, (cst.If, cst.ExceptHandler, cst.Else, cst.Finally)) or type(kid).__name__ in (
+                        "ExceptStarHandler", "MatchCase"):
+                    inner = [kid] if isinstance(kid, cst.If) else kid.body.body
+                else:
+                    continue
+                if self.body_switches_on(inner):
+                    return True
+        return False
 
     def _guarded(self, unit: Unit) -> bool:
         """The unit, its class or an enclosing function is decorated to run only
@@ -508,7 +555,7 @@ class X64Model:
                 for small in (s.body if t is cst.SimpleStatementLine else [s]):
                     if on:
                         self._reach(small, unit, work)
-                    elif isinstance(small, cst.Expr) and self.switches_on(small.value):
+                    elif isinstance(small, cst.Expr) and self.switches_on(small.value, unit):
                         if unit.is_module and self.kind(small.value.func) == CALL:  # type: ignore[attr-defined]
                             self.at_import = True
                         on = True  # the rest of the block runs with x64 on
@@ -642,6 +689,62 @@ def _descendants(node: cst.CSTNode) -> list[cst.CSTNode]:
     return list(walk_tree(node, with_root=False))
 
 
+# what JAX's `bool_env` reads as true / false (jax/_src/config.py, case-insensitive)
+ENV_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
+ENV_FALSE = frozenset({"n", "no", "f", "false", "off", "0", ""})
+_ENVIRON = frozenset({"os.environ", "environ"})
+
+
+def env_x64_value(node: cst.CSTNode, qualname: Callable[[cst.CSTNode], Optional[str]]
+                  ) -> Optional[cst.BaseExpression]:
+    """The value ``node`` gives the environment variable ``JAX_ENABLE_X64``:
+    ``os.environ["JAX_ENABLE_X64"] = v``, ``os.environ.setdefault("JAX_ENABLE_X64", v)``,
+    ``os.environ.update({"JAX_ENABLE_X64": v})`` or ``os.environ.update(JAX_ENABLE_X64=v)``
+    (``environ`` also from ``from os import environ``); else None."""
+    t = type(node)
+    if t is cst.Assign:
+        for tgt in node.targets:  # type: ignore[attr-defined]
+            x = tgt.target
+            if type(x) is cst.Subscript and _is_environ(x.value, qualname) and len(x.slice) == 1 \
+                    and isinstance(x.slice[0].slice, cst.Index) \
+                    and string_value(x.slice[0].slice.value) == "JAX_ENABLE_X64":
+                return node.value  # type: ignore[attr-defined]
+        return None
+    if t is not cst.Call:
+        return None
+    func = node.func  # type: ignore[attr-defined]
+    if type(func) is not cst.Attribute or func.attr.value not in ("setdefault", "update") \
+            or not _is_environ(func.value, qualname):
+        return None
+    pos = positional_args(node)  # type: ignore[arg-type]
+    if func.attr.value == "setdefault":
+        if len(pos) == 2 and string_value(pos[0].value) == "JAX_ENABLE_X64":
+            return pos[1].value
+        return None
+    kw = keyword_arg(node, "JAX_ENABLE_X64")  # type: ignore[arg-type]
+    if kw is not None:
+        return kw.value
+    if len(pos) == 1 and type(pos[0].value) is cst.Dict:
+        for el in pos[0].value.elements:
+            if type(el) is cst.DictElement and string_value(el.key) == "JAX_ENABLE_X64":
+                return el.value
+    return None
+
+
+def _is_environ(e: cst.BaseExpression, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool:
+    return type(e) in (cst.Name, cst.Attribute) and (qualname(e) == "os.environ" or (
+        qualname(e) is None and dotted_name(e) in _ENVIRON))
+
+
+def env_on(v: cst.BaseExpression) -> Optional[bool]:
+    """True / False when ``v`` is a string JAX reads as true / false, else None."""
+    s = string_value(v)
+    if s is None:
+        return None
+    s = s.lower()
+    return True if s in ENV_TRUE else False if s in ENV_FALSE else None
+
+
 # calls of the array modules that make functions, types or keys, not arrays of a float dtype
 _NOT_ARRAYS = frozenset({"PRNGKey", "key", "finfo", "iinfo", "dtype", "vectorize", "frompyfunc"})
 
@@ -731,3 +834,141 @@ def _run_at_import(stmt: cst.CSTNode) -> Iterable[tuple[cst.CSTNode, cst.CSTNode
         yield stmt, stmt
         return
     yield stmt, stmt
+
+
+# modules whose use runs other processes: `JAX_ENABLE_X64` set there may be meant for them
+_SPAWNERS = ("subprocess", "multiprocessing", "concurrent.futures")
+_SPAWN_CALLS = ("os.system(", "os.exec", "os.spawn", "os.popen(", "Popen(")
+
+
+def relative_module(module: Optional[str], is_package: bool, node: cst.ImportFrom, name: str = "") -> str:
+    """``from ..cosmology import TODAY`` in ``pkg.sed.weights``: ``pkg.cosmology.TODAY``
+    ("" when the file's module is unknown or the dots climb above it)."""
+    if not node.relative or not module:
+        return ""
+    parts = module.split(".")
+    up = len(node.relative) - (1 if is_package else 0)
+    if up >= len(parts) or up < 0:
+        return ""
+    base = parts[:len(parts) - up] if up else parts
+    inner = dotted_name(node.module) if node.module is not None else None
+    return ".".join([*base, *([inner] if inner else []), *([name] if name else [])])
+
+
+def _imports_jax(node: cst.CSTNode, module: Optional[str], is_package: bool, jax_imports: dict[str, str]
+                 ) -> Optional[str]:
+    """Does this import statement import JAX: "" when it names ``jax`` itself, the path
+    of the project module that imports it when it names one of ``jax_imports``; else None."""
+    names: list[str] = []
+    if type(node) is cst.Import:
+        names = [dotted_name(a.name) or "" for a in node.names]  # type: ignore[attr-defined]
+    elif type(node) is cst.ImportFrom:
+        base = relative_module(module, is_package, node) if node.relative else (  # type: ignore[attr-defined]
+            dotted_name(node.module) or "" if node.module is not None else "")  # type: ignore[attr-defined]
+        if base:
+            names = [base]
+            if not isinstance(node.names, cst.ImportStar):  # type: ignore[attr-defined]
+                names += [f"{base}.{a.name.value}" for a in node.names if type(a.name) is cst.Name]  # type: ignore[attr-defined]
+    for n in names:
+        if n == "jax" or n.startswith("jax."):
+            return ""
+    for n in names:
+        parts = n.split(".")
+        for i in range(len(parts), 0, -1):
+            hit = jax_imports.get(".".join(parts[:i]))
+            if hit is not None:
+                return hit
+    return None
+
+
+def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text: str,
+                  switched: Optional[Callable[[Unit], bool]] = None) -> dict[int, tuple[cst.CSTNode, Optional[cst.CSTNode], str, Optional[Unit]]]:
+    """The statements that set ``JAX_ENABLE_X64`` when JAX has read it already, by id:
+    (the statement, the import that imported JAX before it or None for the package above
+    this module, where JAX comes from: "" for ``import jax`` itself, else the path of the
+    project module that imports it, the function setting it or None at module level).
+
+    JAX reads the variable once, when ``jax`` is imported (``jax/_src/config.py``:
+    ``bool_state`` calls ``bool_env`` as the option is defined).  At module level: a set
+    after an import of ``jax`` or of a project module whose import imports it (a fact,
+    ``FileIndex.jax_imports``).  In a function: the module imports JAX at its top level
+    (outside the ``__main__`` block), or a package above it does, so the function runs
+    after JAX is imported.  Not a function that also calls ``jax.config.update
+    ("jax_enable_x64", ...)`` (or, ``switched``, a helper that does), nor a module that runs other processes (``subprocess``,
+    ``multiprocessing``, ``os.system``): the variable may be meant for them."""
+    out: dict[int, tuple[cst.CSTNode, Optional[cst.CSTNode], str, Optional[Unit]]] = {}
+    if not (index.x64_env_late or index.x64_env_early or index.x64_env_fn):
+        return out
+    jax_imports: dict[str, str] = index.jax_imports
+    early = {id(n) for n in index.x64_env_early}
+    late = {id(n) for n in index.x64_env_late}
+    main_guarded = False
+    first: Optional[tuple[cst.CSTNode, str]] = None  # the first import of JAX at the top
+    first_now: Optional[tuple[cst.CSTNode, str]] = None  # ... outside the `__main__` block
+
+    def scan(stmts: Sequence[cst.CSTNode], in_main: bool) -> None:
+        nonlocal first, first_now, main_guarded
+        for s in stmts:
+            t = type(s)
+            if t is cst.SimpleStatementLine:
+                for small in s.body:  # type: ignore[attr-defined]
+                    ts = type(small)
+                    if ts is cst.Import or ts is cst.ImportFrom:
+                        if first_now is None or first is None:
+                            via = _imports_jax(small, module_name, is_package, jax_imports)
+                            if via is not None:
+                                first = first or (small, via)
+                                if not in_main:
+                                    first_now = first_now or (small, via)
+                        continue
+                    node = small.value if ts is cst.Expr else small  # type: ignore[attr-defined]
+                    if id(node) in late and first is not None:
+                        out[id(node)] = (node, first[0], first[1], None)
+                    elif id(node) in early and first is not None:
+                        out[id(node)] = (node, first[0], first[1], None)
+            elif t is cst.If:
+                test = s.test  # type: ignore[attr-defined]
+                if "TYPE_CHECKING" in (dotted_name(test) or ""):
+                    continue
+                guard = _main_guard(s)
+                main_guarded = main_guarded or guard
+                scan(s.body.body, in_main or guard)  # type: ignore[attr-defined]
+                orelse = s.orelse  # type: ignore[attr-defined]
+                if orelse is not None:
+                    scan([orelse] if type(orelse) is cst.If else orelse.body.body, in_main)
+            elif t in (cst.Try, cst.With) or type(s).__name__ == "TryStar":
+                scan(s.body.body, in_main)  # type: ignore[attr-defined]
+                for h in getattr(s, "handlers", ()):
+                    scan(h.body.body, in_main)
+                for extra in (getattr(s, "orelse", None), getattr(s, "finalbody", None)):
+                    if extra is not None:
+                        scan(extra.body.body, in_main)
+
+    scan(index.module.body, False)
+    parent: Optional[str] = None
+    if module_name and not main_guarded:
+        # a package above this module imports JAX: importing it imports JAX first
+        parts = module_name.split(".")
+        for i in range(1, len(parts) + (1 if is_package else 0)):
+            hit = jax_imports.get(".".join(parts[:i]))
+            if hit is not None:
+                parent = hit
+                break
+    if parent is not None:
+        for n in index.x64_env_early:
+            if id(n) not in out:
+                out[id(n)] = (n, None, parent, None)
+    if index.x64_env_fn and not any(s in text for s in (*_SPAWNERS, *_SPAWN_CALLS)):
+        for n, unit in index.x64_env_fn:
+            u: Optional[Unit] = unit
+            on = False
+            while u is not None and not u.is_module:
+                on = on or id(u) in index.x64_config_units or (switched is not None and switched(u))
+                u = u.parent
+            if on:
+                continue
+            if first_now is not None:
+                out[id(n)] = (n, first_now[0], first_now[1], unit)
+            elif parent is not None:
+                out[id(n)] = (n, None, parent, unit)
+    return out

@@ -91,6 +91,12 @@ def incoming_facts(
     relays_of = {module: frozenset(proj.get("relays") or ()) for module, _, proj in outputs}
     returns_of = {module: proj.get("returns") or proj.get("displays") or {} for module, _, proj in outputs}
     kernels_of = {module: frozenset(proj.get("kernels") or ()) for module, _, proj in outputs}
+    timers_of = {module: frozenset(proj.get("timers") or ()) for module, _, proj in outputs}
+    constructors_of = {module: proj.get("constructors") or () for module, _, proj in outputs}
+    # (a method's record has a dot: `Graph.solve`)
+    with_methods = {m: True for m, r in returns_of.items() if any("." in k for k in r)}
+    with_methods.update((m, True) for m, c in constructors_of.items() if c)
+    any_methods = bool(with_methods)
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
@@ -117,6 +123,7 @@ def incoming_facts(
     def class_flat(target_module: str, qualname: str) -> Optional[Json]:
         return _class_flat(index, records_of, target_module, qualname, flat_memo)
     x64_of = {module: proj.get("x64_names") or {} for module, _, proj in outputs}
+    any_x64 = any(x64_of.values())
     consts_memo: dict[str, dict[str, str]] = {}
 
     def consts_of(target_module: str) -> dict[str, str]:
@@ -133,6 +140,8 @@ def incoming_facts(
             known = reexports_memo[target_module] = _reexported_externals(index, target_module)
         return known
     arrays_at_import = _arrays_at_import(index, outputs, x64_at_import, jits_of)
+    # the modules whose import imports JAX (asked only by a module setting `JAX_ENABLE_X64`)
+    jax_at_import = _jax_at_import(outputs) if any(proj.get("x64_env") for _, _, proj in outputs) else {}
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
     wanted_key = json.dumps(wanted, sort_keys=True) if wanted else ""
@@ -185,6 +194,10 @@ def incoming_facts(
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
+            if qualname in timers_of.get(target_module, ()):
+                timers = out.setdefault(path, {}).setdefault("timers", [])
+                if name not in timers:
+                    timers.append(name)  # a context manager timing the block it wraps (JAX505)
             if function and qualname in kernels_of.get(target_module, ()):
                 kernels = out.setdefault(path, {}).setdefault("kernels", [])
                 if name not in kernels:
@@ -192,6 +205,24 @@ def incoming_facts(
             returned = returns_of.get(target_module, {}).get(qualname)
             if returned is not None and function:
                 out.setdefault(path, {}).setdefault("returns", {})[name] = returned
+            if any_methods:
+                # a class (also one a package re-exports: `jaxls.FactorGraph`): its methods
+                # that hand back dispatched work (`Graph.solve`, JAX505) and its static/class
+                # methods that build an instance (`FactorGraph.make`)
+                cls_module, cls_name = target_module, qualname
+                if not (constructors_of.get(cls_module) or returns_of.get(cls_module)):
+                    found = index.resolve(target_module, qualname)
+                    if found is not None and found.kind == "class":
+                        cls_module, cls_name = found.module, found.qualname
+                prefix = cls_name + "."
+                for k in constructors_of.get(cls_module, ()):
+                    if k.startswith(prefix) and "." not in k[len(prefix):]:
+                        made = out.setdefault(path, {}).setdefault("constructors", [])
+                        if name + k[len(cls_name):] not in made:
+                            made.append(name + k[len(cls_name):])
+                for k, v in (returns_of.get(cls_module) or {}).items():
+                    if k.startswith(prefix) and "." not in k[len(prefix):] and v.startswith("dispatched:"):
+                        out.setdefault(path, {}).setdefault("returns", {})[name + k[len(cls_name):]] = v
             stored = stored_of.get(target_module, {}).get(qualname)
             if stored is not None:  # a class whose `__init__` stores its parameters (model/instances.py)
                 out.setdefault(path, {}).setdefault("stored", {})[name] = stored
@@ -222,8 +253,19 @@ def incoming_facts(
                         flat = {**flat, "ref": f"@{target_module}:{qualname}"}
                     out.setdefault(path, {}).setdefault("classes", {})[name] = flat
             kind = x64_of.get(target_module, {}).get(qualname)
+            if kind is None and any_x64 and not x64_of.get(target_module):
+                # one a package re-exports (`bp.math.enable_x64` of `from .setting import *`)
+                found = index.resolve(target_module, qualname)
+                if found is not None and found.module != target_module:
+                    kind = x64_of.get(found.module, {}).get(found.qualname)
             if kind is not None:  # an x64 helper, flag, skip decorator or fixture
                 out.setdefault(path, {}).setdefault("x64", {})[name] = kind
+            if not function and any_x64:
+                # a class: its methods that switch x64 on (`Config().apply()` here)
+                prefix = qualname + "."
+                for k, v in x64_of.get(target_module, {}).items():
+                    if k.startswith(prefix) and "." not in k[len(prefix):]:
+                        out.setdefault(path, {}).setdefault("x64", {})[name + k[len(qualname):]] = v
             if not function and not skipped:
                 _give_consts(out, path, name, consts_of(target_module), qualname)
 
@@ -238,7 +280,7 @@ def incoming_facts(
                    if jits_of.get(m) or consumers_of.get(m) or factories_of.get(m) or jit_factories_of.get(m)
                    or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
-                   or x64_of.get(m) or returns_of.get(m) or kernels_of.get(m) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or x64_of.get(m) or (any_x64 and _reexports(index, m, x64_of)) or returns_of.get(m) or kernels_of.get(m) or timers_of.get(m) or (any_methods and _reexports(index, m, with_methods)) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
                    or (not skipped and consts_of(m)) or reexported(m)]
         if modules and text_of is not None:
@@ -349,6 +391,14 @@ def incoming_facts(
             made = {m: arrays_at_import[m] for m in sorted(named) if m in arrays_at_import and m != module}
             if made:
                 out.setdefault(path, {})["arrays_imports"] = made
+        # the project modules it imports (and the packages above it) whose import imports
+        # JAX: `JAX_ENABLE_X64` set after one of them is read already (JAX123)
+        if jax_at_import and proj.get("x64_env"):
+            named = _imported_with_packages(module, proj)
+            named |= {".".join(m.split(".")[:i]) for m in named for i in range(1, m.count(".") + 1)}
+            made = {m: jax_at_import[m] for m in sorted(named) if m in jax_at_import and m != module}
+            if made:
+                out.setdefault(path, {})["jax_imports"] = made
         # functions of other modules reached from code that runs with x64 on
         for callee in proj.get("x64_calls", ()):
             head = (proj["summary"].get("names") or {}).get(callee.split(".", 1)[0])
@@ -748,6 +798,22 @@ def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: d
     if not src:
         return src
     return _through_imports(imports, src)
+
+
+def _jax_at_import(outputs) -> dict[str, str]:
+    """The modules of the project whose import imports JAX, each with the path of the
+    module that imports it (``"pkg/model.py"``): their top level imports ``jax`` (not
+    only in a function, nor in the ``if __name__ == "__main__":`` block), or imports a
+    module that does, or lies in a package whose ``__init__`` does."""
+    src: dict[str, str] = {}
+    imports: dict[str, set[str]] = {}
+    for module, path, proj in outputs:
+        summary = proj["summary"]
+        now = set(summary.get("imported", ())) - set(summary.get("deferred", ()))
+        if any(m == "jax" or m.startswith("jax.") for m in now):
+            src[module] = path
+        imports[module] = _imported_with_packages(module, proj) - set(summary.get("deferred", ()))
+    return _through_imports(imports, src) if src else src
 
 
 def _imported_with_packages(module: str, proj: Json) -> set[str]:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.x64 import makes_arrays
+from jaxlint.model.x64 import late_env_sets, makes_arrays
 from jaxlint.model.walk import dotted_name, positional_args, string_value
 
 
@@ -35,7 +35,15 @@ class LateX64Enable(Rule):
         "or in its `if __name__ == \"__main__\":` block is not imported with it: `main.py`'s "
         "`if __name__ == \"__main__\": from pkg.sim import simulate` runs nothing when a test imports "
         "`main`); and "
-        "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` written after `import jax`, when JAX has already read it."
+        "`os.environ[\"JAX_ENABLE_X64\"] = \"1\"` (also `os.environ.setdefault(...)`, "
+        "`os.environ.update(...)`) written after JAX was imported, when JAX has already read it "
+        "(JAX reads the variable once, as `jax` is imported: `jax/_src/config.py` defines the option "
+        "from the environment then): at module level after `import jax`, or after importing a module "
+        "of the project that imports it; in a function of a module that imports JAX at its top, or "
+        "whose package's `__init__` does (BrainPy's `def enable_x64(mode): os.environ[...] = "
+        "str(int(mode))`). Not a function that also calls `jax.config.update(\"jax_enable_x64\", ...)`, "
+        "nor a module that starts other processes (`subprocess`, `multiprocessing`, `os.system`), "
+        "for which the variable may be meant."
     )
     why_bad = (
         "The seed says x64 \"only works on startup\"; current JAX (0.10, 0.12) accepts the "
@@ -156,6 +164,8 @@ class LateX64Enable(Rule):
         self._state: Optional[bool] = None
         # when the first arrays come from importing a project module: where it makes them
         self._first_via: Optional[str] = None
+        # the statements setting `JAX_ENABLE_X64` too late (by id), computed at the first one
+        self._env: Optional[dict] = None
 
     def _project_import(self, node) -> None:
         """An import of the project's own modules when one of them switches x64 on at
@@ -204,17 +214,65 @@ class LateX64Enable(Rule):
         self._arrays_import(node)
         self._project_import(node)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if any(n is node for n in self.ctx.index.x64_env_late):
+    def _late_env(self, node: cst.CSTNode) -> None:
+        """``os.environ["JAX_ENABLE_X64"] = "1"`` (``.setdefault``, ``.update``) where JAX
+        has read the variable already (``model/x64.late_env_sets``)."""
+        if self._env is None:
+            ctx = self.ctx
+            self._env = late_env_sets(ctx.index, ctx.settings.module, ctx.settings.is_package, ctx.text,
+                                      ctx.x64_switched_in)
+        found = self._env.get(id(node))
+        if found is None:
+            return
+        _, imp, via, unit = found
+        fix_it = "JAX reads it once, when it is imported, so x64 stays off (`jnp.float64` arrays are `float32`)"
+        if unit is None and imp is not None and not via:
             self.report(
                 node,
                 "`JAX_ENABLE_X64` is set after `import jax`: JAX reads it when it is imported, so "
                 "x64 stays off here. Set it before the first `import jax` (or call "
                 "`jax.config.update(\"jax_enable_x64\", True)`)",
             )
+        elif unit is None and imp is not None:
+            self.report(
+                node,
+                f"`JAX_ENABLE_X64` is set after `{self.ctx.code(imp).strip()}` (line {{related_line}}) imported "
+                f"JAX ({via} imports it): {fix_it}. Set it before that import (or call "
+                "`jax.config.update(\"jax_enable_x64\", True)`)",
+                related=imp,
+            )
+        elif unit is None:
+            self.report(
+                node,
+                f"`JAX_ENABLE_X64` is set after the package above this module imported JAX ({via} "
+                f"imports it): {fix_it}. Call `jax.config.update(\"jax_enable_x64\", True)` instead",
+            )
+        elif imp is not None:
+            what = "`" + self.ctx.code(imp).strip() + "`"
+            if via:
+                what += f" ({via} imports it)"
+            self.report(
+                node,
+                f"`JAX_ENABLE_X64` is set in `{unit.name}`, which runs after this module imported JAX "
+                f"({what}, line {{related_line}}): {fix_it}. Call "
+                "`jax.config.update(\"jax_enable_x64\", True)` instead",
+                related=imp,
+            )
+        else:
+            self.report(
+                node,
+                f"`JAX_ENABLE_X64` is set in `{unit.name}`, which runs after the package above this module "
+                f"imported JAX ({via} imports it): {fix_it}. Call "
+                "`jax.config.update(\"jax_enable_x64\", True)` instead",
+            )
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._late_env(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
+        if type(node.func) is cst.Attribute and node.func.attr.value in ("setdefault", "update"):
+            self._late_env(node)
         if self._x64 is None:
             self._x64 = {id(n) for n in ctx.index.x64_nodes}
         if not ctx.unit.is_module:

@@ -604,8 +604,11 @@ class RecompileFreshFunction(Rule):
     what_it_does = (
         "Flags `jax.jit(f)` / `jax.pmap(f)` / `eqx.filter_jit(f)` / `nnx.jit(f)` where `f` is a new function object "
         "each time the line runs, and the wrapped function is then called there; and, in a loop that "
-        "calls the result, a call of a factory (of the file or another module of the project) that "
-        "returns a new jitted function (`@jax.jit` on a def of its body, `return jax.jit(inner)`) "
+        "calls the result, a call of a factory (of the file or another module of the project, a "
+        "method called as `self.make_step(lr)`, a lambda `make = lambda lr: jax.jit(partial(update, "
+        "lr=lr))`) that returns a new jitted function (`@jax.jit` on a def of its body, `return "
+        "jax.jit(inner)`, `step = jax.jit(partial(update, lr=lr)); return step`; not a factory under a "
+        "decorator such as `functools.lru_cache`, which may hand back the same one) "
         "given the same arguments every iteration (arguments the loop changes are left alone):\n\n"
         "* `f` is a `lambda`, a `functools.partial(...)`, the result of `jax.grad/vmap/value_and_grad/"
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "

@@ -68,7 +68,9 @@ class TimingWithoutBlocking(Rule):
         "a callable another transformation returned (`vf = jax.vmap(f)`, `g = jax.grad(loss)`, "
         "`jax.vmap(f)(x)`, `eqx.filter_vmap`), "
         "or of `jnp`/`lax`/`jax.random`/`jax.nn`; also a helper, of this module or another, "
-        "a method, or a lambda, whose every return hands back such a call's result and "
+        "a method (also of a class of another module called on an instance the scope makes: "
+        "`graph = Graph(a)` or `graph = FactorGraph.make(a)`, then `graph.solve(b)`), or a lambda, "
+        "whose every return hands back such a call's result and "
         "that waits for nothing itself: `def generate(x): images = pipeline(x); return images`, "
         "`self._step = jax.jit(step)` returned by `run`) and "
         "nothing waited for it: no `.block_until_ready()`, `jax.block_until_ready(...)`, "
@@ -92,13 +94,14 @@ class TimingWithoutBlocking(Rule):
         "loop ends and reads the clock), is flagged at each JAX call in it when nothing waits, "
         "in the loop or after it; and so is the warm-up call of the same function just before "
         "the loop when nothing waits for it (its work runs on into the timed loop). "
-        "A block timed by a context manager of the file whose exit reads the clock (a class "
+        "A block timed by a context manager of the file, or of another module of the project "
+        "(`from utils import Timer`, `utils.stopwatch(\"solve\")`), whose exit reads the clock (a class "
         "whose `__enter__` and `__exit__` read it, `with Timer() as t:`; a "
         "`@contextlib.contextmanager` generator reading it before and after its `yield`, "
         "`with timed(\"step\"):`) is an interval too: its last JAX call is flagged when nothing "
         "in the block waits for it. Not a manager whose exit calls anything that might wait "
         "(`block_until_ready`, a helper), one that reads the clock only when asked afterwards "
-        "(`yield lambda: perf_counter() - t0`), nor one of another module or library (CLU's "
+        "(`yield lambda: perf_counter() - t0`), nor one of a library (CLU's "
         "`report_progress.timed` waits by default): unknown."
     )
     why_bad = (
@@ -1055,9 +1058,13 @@ class TimingWithoutBlocking(Rule):
                 f"Wrap in `{jax_alias}.block_until_ready(...)`",
                 Replacement(last, f"{jax_alias}.block_until_ready({ctx.code(last).strip()})"),
             )
+        shown = ctx.code(last).strip()
+        if "\n" in shown:
+            # a call written over several lines (`graph.solve(\n    x0, ...\n)`): its callee
+            shown = f"{ctx.code(last.func).strip()}(...)"
         self.report(
             last,
-            f"`{ctx.code(last).strip()}` is the last JAX computation in the block timed by "
+            f"`{shown}` is the last JAX computation in the block timed by "
             f"`with {ctx.code(start).strip()}` (line {{related_line}}), whose exit reads the clock "
             f"while the computation may still be running (dispatch is asynchronous): this measures "
             f"the dispatch (and, on a first call, the compilation), not the work. Wait for the result "
