@@ -97,6 +97,36 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         p.captured_keys.setdefault(name, how)
 
 
+def draw_dims(call: cst.Call, qualname: str, library: bool) -> set[str]:
+    """The names ``call``, a draw from a key, takes bare as a dimension of what it draws:
+    an element of a sampler's shape (``normal(key, (m, n))``), the shape itself
+    (``normal(key, shape)``), or a positional argument of a library layer built with
+    ``key=`` (``eqx.nn.Linear(m, n, key=key)``).  A draw whose arguments differ only there
+    is the same key drawn at another size: with ``jax_threefry_partitionable`` (on by
+    default) ``normal(k, (4, 8))`` is ``normal(k, (8, 8))[:4]`` (checked on jax 0.10.2).
+    Not ``split``'s count: keys handed on are judged where they are drawn from."""
+    if library:
+        return {a.value.value for a in call.args if a.keyword is None and type(a.value) is cst.Name}
+    slot = apis.SHAPE_ARGS.get(qualname)
+    if slot is None or qualname == "jax.random.split" or any(a.star for a in call.args):
+        return set()
+    shape = arg_at(call, slot[0], slot[1])
+    if type(shape) is cst.Name:
+        return {shape.value}
+    if isinstance(shape, (cst.Tuple, cst.List)):
+        return {el.value.value for el in shape.elements if type(el.value) is cst.Name}
+    return set()
+
+
+def dimension_params(unit: Unit) -> list[str]:
+    """The parameters of ``unit`` it gives bare as a dimension of a draw from a key it
+    consumes (``draw_dims``), never rebound in its body."""
+    if not unit.consumes_keys:
+        return []
+    return sorted(p.name for p in unit.params if p.name in unit.draw_dims and p.name not in unit.assigned
+                  and p.name not in unit.consumes_keys)
+
+
 def split_in_place(unit: Unit, name: str, qualname) -> bool:
     """Is every binding of the parameter ``name`` in ``unit`` a split of itself
     (``key, sub = jax.random.split(key)``)?  The key the caller gives is consumed by

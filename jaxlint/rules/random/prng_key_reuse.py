@@ -160,7 +160,14 @@ class PrngKeyReuse(Rule):
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
-        "* one helper called twice with the same key and the same arguments;\n"
+        "* one helper called twice with the same key and the same arguments, or with arguments "
+        "that differ only where the helper sizes its draw (`init_layer(key, 4, 8)` then "
+        "`init_layer(key, 8, 8)` of `def init_layer(key, m, n): return normal(key, (m, n))`, a "
+        "whole shape, `weights(key, shape=s)`, or the sizes of an equinox layer it builds; also "
+        "a method through `self` or a helper imported from the project): the same key drawn at "
+        "two sizes gives overlapping numbers (`normal(k, (4, 8))` is `normal(k, (8, 8))[:4]`, "
+        "checked on jax 0.10.2); calls on other data (`random_features(key, x)`, then of `y`) "
+        "are often meant and stay silent;\n"
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
@@ -3228,7 +3235,8 @@ class PrngKeyReuse(Rule):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
-        if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
+        if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node) \
+                and not self._resized_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if isinstance(prev[0], cst.Call) and _exclusive_branches(ctx, ctx.unit.node, prev[0], node):
             return  # `if mode == "a": normal(key)` ... `if mode == "b": uniform(key)`: no run makes both
@@ -3408,6 +3416,23 @@ class PrngKeyReuse(Rule):
         exported = isinstance(ctx.unit.node, cst.Module)
         return isinstance(call, cst.Call) and liveness.dead_result(
             ctx.unit.node, call, ctx.qualname, exported, through)
+
+    def _resized_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """Two calls of one helper that differ only in arguments the helper sizes its draw
+        with (``init_layer(key, 4, 8)``, ``init_layer(key, 8, 8)`` of ``def init_layer(key, m,
+        n): return normal(key, (m, n))``; model/keyflow.dimension_params): the same key drawn
+        at two sizes, whose numbers overlap (``normal(k, (4, 8))`` is ``normal(k, (8, 8))[:4]``)."""
+        ctx = self.ctx
+        if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or len(a.args) != len(b.args) \
+                or ctx.code(a.func).strip() != ctx.code(b.func).strip():
+            return False
+        differ = [(x, y) for x, y in zip(a.args, b.args)
+                  if ctx.code(x).strip().rstrip(",") != ctx.code(y).strip().rstrip(",")]
+        if not differ or any((x.keyword is None) != (y.keyword is None) or (
+                x.keyword is not None and x.keyword.value != y.keyword.value) for x, y in differ):
+            return False
+        dims_a, dims_b = ctx.draw_dim_args(a), ctx.draw_dim_args(b)
+        return all(id(x.value) in dims_a and id(y.value) in dims_b for x, y in differ)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""

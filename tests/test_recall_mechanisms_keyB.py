@@ -1,0 +1,171 @@
+"""One key given to two calls of a helper that only sizes its draw (branch keyB).
+
+A helper called twice with one key on other data is often meant (random features of
+``x`` and of ``y`` under one draw), so JAX301 left two calls of one helper alone unless
+their arguments were the same.  Arguments the helper only sizes its draw with are no
+other data: ``init_layer(key, 4, 8)`` then ``init_layer(key, 8, 8)`` of ``def
+init_layer(key, m, n): return normal(key, (m, n))`` draws the same key at two sizes, and
+with ``jax_threefry_partitionable`` (on by default) the numbers overlap: on jax 0.10.2
+``normal(k, (4, 8))`` equals ``normal(k, (8, 8))[:4]`` exactly.  The model records the
+parameters a function gives bare as a dimension of a draw from a key it consumes
+(model/keyflow.draw_dims / dimension_params: a sampler's shape or an element of it, a
+positional argument of an equinox layer built with ``key=``, and a helper handing one
+on), for the functions of the file, methods through ``self`` and, as the consumer facts'
+``dims``, functions imported from the project.
+"""
+
+from __future__ import annotations
+
+from project_files import lint_files
+
+_REUSE = ("`{k}` was already consumed by `{by}` on line {line}: both calls get the same random bits. "
+          "Split it first, e.g. `k1, k2 = jax.random.split({k})`, and give each call its own key")
+
+
+def _reuse(path, row, col, k, by, line):
+    return ("JAX301", path, row, col, _REUSE.format(k=k, by=by, line=line))
+
+
+# the helper of the same file draws its weights at the sizes it is given
+SAME_FILE = """\
+import jax
+import jax.numpy as jnp
+
+
+def init_layer(key, m, n):
+    w = jax.random.normal(key, (m, n)) / jnp.sqrt(m)
+    return w, jnp.zeros((n,))
+
+
+def init_mlp(key):
+    l1 = init_layer(key, 4, 8)
+    l2 = init_layer(key, 8, 8)
+    return [l1, l2]
+"""
+
+# the helper lives in another module, reached by name and through its module; its
+# dimension is the whole shape (`normal(key, shape)`) and the calls pass it by keyword
+OTHER_MODULE = {
+    "nets/__init__.py": "",
+    "nets/layers.py": """\
+import jax
+
+
+def weights(key, shape, scale=1.0):
+    return scale * jax.random.truncated_normal(key, -2.0, 2.0, shape)
+""",
+    "model.py": """\
+from nets.layers import weights
+import nets.layers as L
+
+
+def build(key):
+    w1 = weights(key, shape=(3, 16))
+    w2 = weights(key, shape=(16, 1))
+    return w1, w2
+
+
+def build_other(rng):
+    return L.weights(rng, (3, 16)), L.weights(rng, (16, 16))
+""",
+}
+
+# a helper building an equinox layer with the key it is given, called from a module's
+# `__init__`; and a method reached through `self`
+EQX_AND_METHOD = """\
+import equinox as eqx
+import jax
+
+
+def make_linear(in_size, out_size, key):
+    return eqx.nn.Linear(in_size, out_size, key=key)
+
+
+class Encoder(eqx.Module):
+    first: eqx.nn.Linear
+    second: eqx.nn.Linear
+
+    def __init__(self, key):
+        self.first = make_linear(3, 16, key=key)
+        self.second = make_linear(16, 16, key=key)
+
+
+class Builder:
+    def weight(self, key, shape):
+        return jax.random.uniform(key, shape, minval=-1.0, maxval=1.0)
+
+    def build(self, key):
+        a = self.weight(key, (4, 4))
+        b = self.weight(key, (4, 2))
+        return a, b
+"""
+
+# what stays silent: split keys; random features of two inputs under one draw (the input
+# is data, read beyond its shape); a helper whose calls differ in a scale, not a size; a
+# helper that only splits its key; one call per key
+SILENT = """\
+import jax
+import jax.numpy as jnp
+
+
+def init_layer(key, m, n):
+    return jax.random.normal(key, (m, n))
+
+
+def init_mlp(key):
+    k1, k2 = jax.random.split(key)
+    return init_layer(k1, 4, 8), init_layer(k2, 8, 8)
+
+
+def random_features(key, x):
+    w = jax.random.normal(key, (x.shape[-1], 64))
+    return jnp.cos(x @ w)
+
+
+def kernel(key, x, y):
+    return random_features(key, x) @ random_features(key, y).T
+
+
+def scaled(key, m, scale):
+    return scale * jax.random.normal(key, (m,))
+
+
+def two_scales(key):
+    return scaled(key, 4, 1.0), scaled(key, 4, 0.5)
+
+
+def keys(key, n):
+    return jax.random.split(key, n)
+
+
+def two_key_sets(key):
+    return keys(key, 2), keys(key, 3)
+
+
+def once(key):
+    return init_layer(key, 4, 8)
+"""
+
+
+def test_helper_of_the_same_file_drawn_at_two_sizes(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"mlp.py": SAME_FILE}, select="JAX301") == [
+        _reuse("mlp.py", 12, 10, "key", "init_layer()", 11),
+    ]
+
+
+def test_helper_of_another_module_drawn_at_two_sizes(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, OTHER_MODULE, select="JAX301") == [
+        _reuse("model.py", 7, 10, "key", "weights()", 6),
+        _reuse("model.py", 12, 37, "rng", "L.weights()", 12),
+    ]
+
+
+def test_equinox_layer_helper_and_method_drawn_at_two_sizes(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"enc.py": EQX_AND_METHOD}, select="JAX301") == [
+        _reuse("enc.py", 15, 23, "key", "make_linear()", 14),
+        _reuse("enc.py", 24, 13, "key", "self.weight()", 23),
+    ]
+
+
+def test_split_keys_data_arguments_and_splits_stay_silent(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"ok.py": SILENT}, select="JAX301") == []
