@@ -169,3 +169,142 @@ def test_equinox_layer_helper_and_method_drawn_at_two_sizes(tmp_path, monkeypatc
 
 def test_split_keys_data_arguments_and_splits_stay_silent(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"ok.py": SILENT}, select="JAX301") == []
+
+
+# -- a step returns its record with the key it drew from -------------------------------
+
+_KEPT = ("`{key}` was consumed by `random.{how}` on line {line} and is handed back unchanged in the "
+         "record `{fn}` returns: the next step given it draws the same random numbers. Split it first "
+         "(`key, sub = jax.random.split({key})`), draw with `sub` and return the new `key` in the record")
+
+
+def _kept(path, row, col, key, how, line, fn):
+    return ("JAX301", path, row, col, _KEPT.format(key=key, how=how, line=line, fn=fn))
+
+
+# a NamedTuple state of the same file rebuilt with the key it drew from (JAX: two steps
+# draw equal noise); and a scan step that splits the stored key but stores it back unsplit
+NAMEDTUPLE = """\
+from typing import NamedTuple
+
+import jax
+
+
+class State(NamedTuple):
+    params: jax.Array
+    key: jax.Array
+
+
+def step(state):
+    x = jax.random.normal(state.key, state.params.shape)
+    new_params = state.params + 0.1 * x
+    return State(new_params, state.key)
+
+
+def scan_step(state, batch):
+    k1, k2 = jax.random.split(state.key)
+    noise = jax.random.normal(k1, batch.shape) + jax.random.normal(k2, batch.shape)
+    return State(params=state.params - batch * noise, key=state.key), noise
+"""
+
+# a flax struct state of another module, copied with `.replace` or `dataclasses.replace`
+# of other fields
+OTHER_MODULE_STATE = {
+    "agent/__init__.py": "",
+    "agent/state.py": """\
+import flax.struct
+import jax
+
+
+@flax.struct.dataclass
+class Learner:
+    params: jax.Array
+    rng: jax.Array
+""",
+    "agent/train.py": """\
+import dataclasses
+
+import jax
+
+from agent.state import Learner
+
+
+def update(learner: Learner, grads):
+    mask = jax.random.bernoulli(learner.rng, 0.9, grads.shape)
+    return learner.replace(params=learner.params - mask * grads)
+
+
+def explore(learner, obs):
+    eps = jax.random.uniform(learner.rng, obs.shape)
+    return dataclasses.replace(learner, params=learner.params + eps)
+""",
+}
+
+# what stays silent: the key split and the new half stored; a key folded with the step
+# (not consumed); a copy that replaces the key; a draw under a condition only; a key
+# returned outside any record; a test
+RECORD_SILENT = """\
+from typing import NamedTuple
+
+import jax
+
+
+class State(NamedTuple):
+    params: jax.Array
+    key: jax.Array
+    step: int
+
+
+def step(state):
+    key, sub = jax.random.split(state.key)
+    x = jax.random.normal(sub, state.params.shape)
+    return State(state.params + x, key, state.step + 1)
+
+
+def folded(state):
+    k = jax.random.fold_in(state.key, state.step)
+    x = jax.random.normal(k, state.params.shape)
+    return state._replace(params=state.params + x, step=state.step + 1)
+
+
+def replaced(state):
+    key, sub = jax.random.split(state.key)
+    x = jax.random.normal(sub, state.params.shape)
+    return state._replace(params=state.params + x, key=key)
+
+
+def maybe(state, noisy):
+    if noisy:
+        x = jax.random.normal(state.key, state.params.shape)
+        return State(state.params + x, state.key, state.step)
+    return state
+
+
+def draw(state):
+    x = jax.random.normal(state.key, state.params.shape)
+    return x, state.key
+
+
+def test_step_is_deterministic():
+    s = State(jax.numpy.zeros(3), jax.random.key(0), 0)
+    x = jax.random.normal(s.key, (3,))
+    return State(x, s.key, 1)
+"""
+
+
+def test_namedtuple_step_returns_the_key_it_drew_from(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"learn.py": NAMEDTUPLE}, select="JAX301") == [
+        _kept("learn.py", 14, 30, "state.key", "normal", 12, "step"),
+        _kept("learn.py", 20, 59, "state.key", "split", 18, "scan_step"),
+    ]
+
+
+def test_record_of_another_module_copied_without_a_new_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, OTHER_MODULE_STATE, select="JAX301") == [
+        _kept("agent/train.py", 10, 12, "learner.rng", "bernoulli", 9, "update"),
+        _kept("agent/train.py", 15, 12, "learner.rng", "uniform", 14, "explore"),
+    ]
+
+
+def test_records_given_a_new_key_stay_silent(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"ok_state.py": RECORD_SILENT}, select="JAX301") == []

@@ -1048,6 +1048,86 @@ def returned_keys(unit: Unit) -> dict:
     return found or {}
 
 
+def record_key_kept(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]],
+                    is_record: Callable[[str], bool]) -> Optional[tuple]:
+    """``def step(state): x = normal(state.key, s); return State(state.params + x,
+    state.key)``: a function that draws from (or splits) a key field of a parameter it
+    never rebinds, ``P.f``, on every path (a simple statement of its body's top level),
+    and whose every ``return`` hands back a record still holding ``P.f``: a pytree class
+    (of this file, imported from the project or a library's: ``State(..., P.f)``,
+    ``State(key=P.f, ...)``) built with it, or a copy of ``P`` that replaces other
+    fields (``P._replace(params=...)``, ``P.replace(params=...)``,
+    ``dataclasses.replace(P, params=...)``), alone or in a returned tuple.  The next
+    step given that record draws the same numbers (checked with JAX: two steps of such
+    a ``NamedTuple`` state draw equal noise).  (the draw, its consumer's short name,
+    the returned expression that keeps the key, the key as written) or None."""
+    fn = unit.node
+    if type(fn) is not cst.FunctionDef or unit.is_generator or type(fn.body) is not cst.IndentedBlock:
+        return None
+    params = {p.name for p in unit.params}
+    drawn: dict[tuple[str, str], tuple] = {}
+    found: Optional[tuple] = None
+    for stmt in fn.body.body:
+        if type(stmt) is cst.SimpleStatementLine:
+            for n in descendants(stmt):
+                if type(n) is not cst.Call:
+                    continue
+                q = qualname(n.func) or ""
+                if not q.startswith("jax.random.") or q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
+                    continue
+                key = arg_at(n, 0, "key")
+                if type(key) is not cst.Attribute or type(key.value) is not cst.Name \
+                        or key.value.value not in params or writes(fn, key.value.value):
+                    continue
+                drawn.setdefault((key.value.value, key.attr.value), (n, q.rsplit(".", 1)[1]))
+        for ret in _returns_in(stmt):
+            if not drawn:
+                return None
+            kept = _kept_record(ret.value, drawn, qualname, is_record)
+            if kept is None:
+                return None
+            found = found or kept
+    return found
+
+
+def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_record) -> Optional[tuple]:
+    """For ``record_key_kept``: the returned record still holding a drawn key field
+    (``value`` itself or an element of a returned tuple), as (draw, consumer, the
+    expression that keeps it, the key as written); None when there is none."""
+    if value is None:
+        return None
+    parts = [el.value for el in value.elements] if type(value) is cst.Tuple else [value]
+    for e in parts:
+        if type(e) is not cst.Call or any(a.star for a in e.args):
+            continue
+        func = e.func
+        written = dotted_name(func)
+        copied: Optional[cst.BaseExpression] = None
+        kws: list = []
+        if written is not None and qualname(func) == "dataclasses.replace":
+            copied = e.args[0].value if e.args and e.args[0].keyword is None else None
+            kws = list(e.args[1:])
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.attr.value in ("_replace", "replace"):
+            copied, kws = func.value, list(e.args)
+        if copied is not None or kws:
+            # a copy of the parameter that replaces other fields keeps its key
+            if type(copied) is not cst.Name or not kws or any(a.keyword is None for a in kws):
+                continue
+            for (obj, attr), (draw, how) in drawn.items():
+                if obj == copied.value and all(a.keyword.value != attr for a in kws):
+                    return draw, how, e, f"{obj}.{attr}"
+            continue
+        if written is None or not is_record(written):
+            continue
+        for a in e.args:
+            v = a.value
+            if type(v) is cst.Attribute and type(v.value) is cst.Name:
+                hit = drawn.get((v.value.value, v.attr.value))
+                if hit is not None:
+                    return hit[0], hit[1], v, f"{v.value.value}.{v.attr.value}"
+    return None
+
+
 def carried_key_positions(fn: cst.FunctionDef, carry: str) -> set:
     """Where the loop body ``fn`` finds the PRNG key it advances in its carry ``carry``:
     the positions of the unpacking ``x, key = carry`` (at the body's top level, bound

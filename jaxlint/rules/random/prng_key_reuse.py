@@ -17,7 +17,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import key_value_class
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions, record_key_kept
 from jaxlint.paths import test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
@@ -160,6 +160,15 @@ class PrngKeyReuse(Rule):
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
+        "* a function that draws from (or splits) a key field of a parameter, `state.key`, and "
+        "returns a record still holding that key: a pytree class (a `NamedTuple`, a flax struct, "
+        "of the file, imported from the project or a library's) built with it, `State(new_params, "
+        "state.key)`, or a copy that replaces other fields, `state._replace(params=...)`, "
+        "`state.replace(...)`, `dataclasses.replace(state, ...)` (alone or in a returned tuple; "
+        "the draw on every path, every `return` such a record; not in tests): the next step given "
+        "that record draws the same numbers (checked with JAX: two steps of such a `NamedTuple` "
+        "state draw equal noise; a key folded with the step, `fold_in(state.key, state.step)`, "
+        "consumes nothing);\n"
         "* one helper called twice with the same key and the same arguments, or with arguments "
         "that differ only where the helper sizes its draw (`init_layer(key, 4, 8)` then "
         "`init_layer(key, 8, 8)` of `def init_layer(key, m, n): return normal(key, (m, n))`, a "
@@ -4241,6 +4250,7 @@ class PrngKeyReuse(Rule):
         function is defined, and shared by every call that leaves ``key`` out."""
         ctx = self.ctx
         self._seed_overwrites_stream(node)
+        self._record_keeps_key(node)
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             d = param.default
@@ -4265,6 +4275,28 @@ class PrngKeyReuse(Rule):
                 f"key to each call",
                 related=calls[0],
             )
+
+    def _record_keeps_key(self, node: cst.FunctionDef) -> None:
+        """``def step(state): x = normal(state.key, s); return State(new, state.key)``
+        (or ``state._replace(params=new)``): the record returned for the next step holds
+        the key this step drew from, so every step draws the same numbers
+        (model/keyflow.record_key_kept).  Not in tests."""
+        ctx = self.ctx
+        unit = ctx.index.unit_of.get(id(node))
+        if unit is None or "random" not in ctx.text or _in_test(unit):
+            return
+        found = record_key_kept(unit, ctx.qualname, lambda w: ctx.index.pytree_class(w) is not None)
+        if found is None:
+            return
+        draw, how, kept, key = found
+        self.report(
+            kept,
+            f"`{key}` was consumed by `{_by(how)}` on line {{related_line}} and is handed back unchanged "
+            f"in the record `{node.name.value}` returns: the next step given it draws the same random "
+            f"numbers. Split it first (`key, sub = jax.random.split({key})`), draw with `sub` and "
+            f"return the new `key` in the record",
+            related=draw,
+        )
 
     def _seed_overwrites_stream(self, node: cst.FunctionDef) -> None:
         """``rng, _rng = jax.random.split(rng)`` then ``rng = jax.random.PRNGKey(0)``
