@@ -8,7 +8,7 @@ init_layer(key, m, n): return normal(key, (m, n))`` draws the same key at two si
 with ``jax_threefry_partitionable`` (on by default) the numbers overlap: on jax 0.10.2
 ``normal(k, (4, 8))`` equals ``normal(k, (8, 8))[:4]`` exactly.  The model records the
 parameters a function gives bare as a dimension of a draw from a key it consumes
-(model/keyflow.draw_dims / dimension_params: a sampler's shape or an element of it, a
+(model/keyflow.draw_dims / draw_size_params: a sampler's shape or an element of it, a
 positional argument of an equinox layer built with ``key=``, and a helper handing one
 on), for the functions of the file, methods through ``self`` and, as the consumer facts'
 ``dims``, functions imported from the project.

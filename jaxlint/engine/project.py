@@ -140,7 +140,7 @@ def _class_consumers(interp: Interpreter) -> dict:
                     "params": [[p.name, p.kind, None if p.index is None else p.index - 1] for p in m.params[1:]],
                     "consumes": dict(sorted(m.consumes_keys.items())),
                 }
-                dims = keyflow.dimension_params(m)
+                dims = keyflow.draw_size_params(m)
                 if dims:
                     out[f"{cls.name}.{name}"]["dims"] = dims
                 returned = keyflow.returned_keys(m) if m.key_draws else {}
@@ -171,7 +171,7 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
-            dims = keyflow.dimension_params(unit)
+            dims = keyflow.draw_size_params(unit)
             if dims:
                 consumers[name]["dims"] = dims  # its parameters that only size its draw
             if returned:

@@ -156,7 +156,7 @@ class CallEffects:
 
     def draw_dim_args(self, call: cst.Call) -> frozenset:
         """The ids of the arguments of ``call`` given for parameters its callee only sizes
-        its draw with (model/keyflow.dimension_params: ``m``, ``n`` of ``def init_layer(key,
+        its draw with (model/keyflow.draw_size_params: ``m``, ``n`` of ``def init_layer(key,
         m, n): return normal(key, (m, n))``): a function of this file, a method of this
         class called through ``self``, or a function imported from the project."""
         func = call.func
@@ -168,7 +168,7 @@ class CallEffects:
             v = self.lookup(func.value)
             unit = v.unit if v is not None else self.unit.lookup_def(func.value)
             if unit is not None and isinstance(unit.node, cst.FunctionDef):
-                params, dims = [(p.name, p.kind, p.index) for p in unit.params], keyflow.dimension_params(unit)
+                params, dims = [(p.name, p.kind, p.index) for p in unit.params], keyflow.draw_size_params(unit)
             elif unit is None and v is None:
                 found = self.index.imported_key_consumers.get(func.value)
                 if isinstance(found, dict):
@@ -179,7 +179,7 @@ class CallEffects:
                 and self.unit.params[0].name == "self" else None
             if m is not None and bound_receiver(m) and isinstance(m.node, cst.FunctionDef):
                 params = [(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]]
-                dims = keyflow.dimension_params(m)
+                dims = keyflow.draw_size_params(m)
         elif type(func) is cst.Attribute:
             name = dotted_name(func)
             if name is not None and self.lookup(name.split(".", 1)[0]) is None:

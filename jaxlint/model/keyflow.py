@@ -118,7 +118,7 @@ def draw_dims(call: cst.Call, qualname: str, library: bool) -> set[str]:
     return set()
 
 
-def dimension_params(unit: Unit) -> list[str]:
+def draw_size_params(unit: Unit) -> list[str]:
     """The parameters of ``unit`` it gives bare as a dimension of a draw from a key it
     consumes (``draw_dims``), never rebound in its body."""
     if not unit.consumes_keys:

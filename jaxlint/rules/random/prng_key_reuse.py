@@ -3429,7 +3429,7 @@ class PrngKeyReuse(Rule):
     def _resized_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls of one helper that differ only in arguments the helper sizes its draw
         with (``init_layer(key, 4, 8)``, ``init_layer(key, 8, 8)`` of ``def init_layer(key, m,
-        n): return normal(key, (m, n))``; model/keyflow.dimension_params): the same key drawn
+        n): return normal(key, (m, n))``; model/keyflow.draw_size_params): the same key drawn
         at two sizes, whose numbers overlap (``normal(k, (4, 8))`` is ``normal(k, (8, 8))[:4]``)."""
         ctx = self.ctx
         if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or len(a.args) != len(b.args) \
