@@ -205,6 +205,12 @@ def scan_step(state, batch):
     k1, k2 = jax.random.split(state.key)
     noise = jax.random.normal(k1, batch.shape) + jax.random.normal(k2, batch.shape)
     return State(params=state.params - batch * noise, key=state.key), noise
+
+
+def unpacked_step(state):
+    params, key = state
+    x = jax.random.normal(key, params.shape)
+    return State(params + x, key)
 """
 
 # a flax struct state of another module, copied with `.replace` or `dataclasses.replace`
@@ -240,9 +246,9 @@ def explore(learner, obs):
 """,
 }
 
-# what stays silent: the key split and the new half stored; a key folded with the step
-# (not consumed); a copy that replaces the key; a draw under a condition only; a key
-# returned outside any record; a test
+# what stays silent: the key split and the new half stored (also a key unpacked from the
+# state and split); a key folded with the step (not consumed); a copy that replaces the
+# key; a draw under a condition only; a key returned outside any record; a test
 RECORD_SILENT = """\
 from typing import NamedTuple
 
@@ -280,6 +286,12 @@ def maybe(state, noisy):
     return state
 
 
+def unpacked(state):
+    params, key, n = state
+    key, sub = jax.random.split(key)
+    return State(params + jax.random.normal(sub, params.shape), key, n + 1)
+
+
 def draw(state):
     x = jax.random.normal(state.key, state.params.shape)
     return x, state.key
@@ -296,6 +308,7 @@ def test_namedtuple_step_returns_the_key_it_drew_from(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"learn.py": NAMEDTUPLE}, select="JAX301") == [
         _kept("learn.py", 14, 30, "state.key", "normal", 12, "step"),
         _kept("learn.py", 20, 59, "state.key", "split", 18, "scan_step"),
+        _kept("learn.py", 26, 30, "key", "normal", 25, "unpacked_step"),
     ]
 
 

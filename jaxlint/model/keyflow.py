@@ -1064,33 +1064,62 @@ def record_key_kept(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]
     fn = unit.node
     if type(fn) is not cst.FunctionDef or unit.is_generator or type(fn.body) is not cst.IndentedBlock:
         return None
-    params = {p.name for p in unit.params}
+    params = {p.name for p in unit.params if not writes(fn, p.name)}
     drawn: dict[tuple[str, str], tuple] = {}
+    # names bound once, at the top level, to a parameter's field: `key = state.key`, or
+    # `params, key = state` (the field by its position): name -> (parameter, field)
+    aliases: dict[str, tuple[str, str]] = {}
     found: Optional[tuple] = None
     for stmt in fn.body.body:
         if type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Assign and len(small.targets) == 1:
+                    _alias_fields(fn, small.targets[0].target, small.value, params, aliases)
             for n in descendants(stmt):
                 if type(n) is not cst.Call:
                     continue
                 q = qualname(n.func) or ""
                 if not q.startswith("jax.random.") or q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
                     continue
-                key = arg_at(n, 0, "key")
-                if type(key) is not cst.Attribute or type(key.value) is not cst.Name \
-                        or key.value.value not in params or writes(fn, key.value.value):
-                    continue
-                drawn.setdefault((key.value.value, key.attr.value), (n, q.rsplit(".", 1)[1]))
+                field_of = _field_of(arg_at(n, 0, "key"), params, aliases)
+                if field_of is not None:
+                    drawn.setdefault(field_of, (n, q.rsplit(".", 1)[1]))
         for ret in _returns_in(stmt):
             if not drawn:
                 return None
-            kept = _kept_record(ret.value, drawn, qualname, is_record)
+            kept = _kept_record(ret.value, drawn, qualname, is_record, params, aliases)
             if kept is None:
                 return None
             found = found or kept
     return found
 
 
-def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_record) -> Optional[tuple]:
+def _alias_fields(fn: cst.FunctionDef, target: cst.BaseExpression, value: cst.BaseExpression,
+                  params: set, aliases: dict) -> None:
+    """Note in ``aliases`` the names ``target = value`` binds once to a field of a
+    parameter in ``params`` (``key = state.key``; ``params, key = state``: ``#1``)."""
+    if type(target) is cst.Name and type(value) is cst.Attribute and type(value.value) is cst.Name \
+            and value.value.value in params and len(writes(fn, target.value)) == 1:
+        aliases[target.value] = (value.value.value, value.attr.value)
+    elif type(target) in (cst.Tuple, cst.List) and type(value) is cst.Name and value.value in params:
+        for i, el in enumerate(target.elements):  # type: ignore[attr-defined]
+            if type(el) is cst.StarredElement:
+                return
+            if type(el.value) is cst.Name and len(writes(fn, el.value.value)) == 1:
+                aliases[el.value.value] = (value.value, f"#{i}")
+
+
+def _field_of(e: Optional[cst.BaseExpression], params: set, aliases: dict) -> Optional[tuple[str, str]]:
+    """The (parameter, field) ``e`` reads: ``state.key``, or a name bound to it once."""
+    if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value in params:
+        return e.value.value, e.attr.value
+    if type(e) is cst.Name:
+        return aliases.get(e.value)
+    return None
+
+
+def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_record,
+                 params: set, aliases: dict) -> Optional[tuple]:
     """For ``record_key_kept``: the returned record still holding a drawn key field
     (``value`` itself or an element of a returned tuple), as (draw, consumer, the
     expression that keeps it, the key as written); None when there is none."""
@@ -1121,10 +1150,10 @@ def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_
             continue
         for a in e.args:
             v = a.value
-            if type(v) is cst.Attribute and type(v.value) is cst.Name:
-                hit = drawn.get((v.value.value, v.attr.value))
-                if hit is not None:
-                    return hit[0], hit[1], v, f"{v.value.value}.{v.attr.value}"
+            field_of = _field_of(v, params, aliases)
+            hit = drawn.get(field_of) if field_of is not None else None
+            if hit is not None:
+                return hit[0], hit[1], v, dotted_name(v) or ""
     return None
 
 
