@@ -304,6 +304,71 @@ def test_step_is_deterministic():
 """
 
 
+# flax's TrainState with a key field: the loss closure's dropout draws from `state.key`
+# and `apply_gradients` keeps it (JAX: two steps drop the same units); also through a
+# name bound to the field and `value_and_grad`
+TRAIN_STATE = """\
+import jax
+import optax
+from flax.training import train_state
+
+
+class TrainState(train_state.TrainState):
+    key: jax.Array
+
+
+@jax.jit
+def train_step(state: TrainState, batch):
+    def loss_fn(params):
+        logits = state.apply_fn({"params": params}, batch["x"], training=True, rngs={"dropout": state.key})
+        return optax.softmax_cross_entropy_with_integer_labels(logits, batch["y"]).mean()
+
+    grads = jax.grad(loss_fn)(state.params)
+    return state.apply_gradients(grads=grads)
+
+
+def update(state, x, y):
+    rng = state.key
+
+    def loss_fn(params):
+        pred = state.apply_fn({"params": params}, x, rngs={"noise": rng})
+        return ((pred - y) ** 2).mean()
+
+    loss, grads = jax.value_and_grad(loss_fn)(state.params)
+    return state.apply_gradients(grads=grads), loss
+
+
+@jax.jit
+def eval_step(state: TrainState, batch):
+    def loss_fn(params):
+        logits = state.apply_fn({"params": params}, batch["x"], training=False, rngs={"dropout": state.key})
+        return logits.mean()
+
+    return state.apply_gradients(grads=jax.grad(loss_fn)(state.params))
+
+
+@jax.jit
+def folded_step(state: TrainState, batch):
+    key = jax.random.fold_in(state.key, state.step)
+
+    def loss_fn(params):
+        logits = state.apply_fn({"params": params}, batch["x"], training=True, rngs={"dropout": key})
+        return logits.mean()
+
+    return state.apply_gradients(grads=jax.grad(loss_fn)(state.params))
+"""
+
+
+def test_train_state_whose_dropout_key_is_never_advanced(tmp_path, monkeypatch):
+    kept = ("`{key}` was consumed by `rngs=` on line {line} and is handed back unchanged in the record `{fn}` "
+            "returns: the next step given it draws the same random numbers. Split it first (`key, sub = "
+            "jax.random.split({key})`), draw with `sub` and return the new `key` in the record")
+    assert lint_files(tmp_path, monkeypatch, {"train.py": TRAIN_STATE}, select="JAX301") == [
+        ("JAX301", "train.py", 17, 12, kept.format(key="state.key", line=13, fn="train_step")),
+        ("JAX301", "train.py", 28, 12, kept.format(key="state.key", line=24, fn="update")),
+    ]
+
+
 def test_namedtuple_step_returns_the_key_it_drew_from(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"learn.py": NAMEDTUPLE}, select="JAX301") == [
         _kept("learn.py", 14, 30, "state.key", "normal", 12, "step"),

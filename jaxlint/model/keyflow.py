@@ -1069,21 +1069,26 @@ def record_key_kept(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]
     # names bound once, at the top level, to a parameter's field: `key = state.key`, or
     # `params, key = state` (the field by its position): name -> (parameter, field)
     aliases: dict[str, tuple[str, str]] = {}
+    # the draws of a function nested here (`def loss_fn(p): ... rngs={"dropout": state.key}`),
+    # counted where a statement of the top level names it (`jax.grad(loss_fn)(state.params)`)
+    nested: dict[str, list] = {}
     found: Optional[tuple] = None
     for stmt in fn.body.body:
+        if type(stmt) is cst.FunctionDef:
+            own = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
+                                          *stmt.params.kwonly_params)}
+            nested[stmt.name.value] = _field_draws(stmt.body, params - own,
+                                                   {k: v for k, v in aliases.items() if k not in own}, qualname)
         if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 if type(small) is cst.Assign and len(small.targets) == 1:
                     _alias_fields(fn, small.targets[0].target, small.value, params, aliases)
-            for n in descendants(stmt):
-                if type(n) is not cst.Call:
-                    continue
-                q = qualname(n.func) or ""
-                if not q.startswith("jax.random.") or q.rsplit(".", 1)[1] not in apis.RANDOM_CONSUMERS:
-                    continue
-                field_of = _field_of(arg_at(n, 0, "key"), params, aliases)
-                if field_of is not None:
-                    drawn.setdefault(field_of, (n, q.rsplit(".", 1)[1]))
+            here = _field_draws(stmt, params, aliases, qualname)
+            if nested:
+                here += [d for n in descendants(stmt) if type(n) is cst.Name and n.value in nested
+                         for d in nested[n.value]]
+            for field_of, call, how in here:
+                drawn.setdefault(field_of, (call, how))
         for ret in _returns_in(stmt):
             if not drawn:
                 return None
@@ -1092,6 +1097,34 @@ def record_key_kept(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]
                 return None
             found = found or kept
     return found
+
+
+def _field_draws(root: cst.CSTNode, params: set, aliases: dict, qualname) -> list:
+    """The draws under ``root`` from a parameter's key field (``normal(state.key, s)``,
+    ``split(key)`` of ``key = state.key``, flax's ``rngs={"dropout": state.key}`` outside
+    evaluation mode; not the ``"params"`` stream of an apply): [((parameter, field), call,
+    consumer)]."""
+    out = []
+    for n in descendants(root):
+        if type(n) is not cst.Call:
+            continue
+        q = qualname(n.func) or ""
+        if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in apis.RANDOM_CONSUMERS:
+            field_of = _field_of(arg_at(n, 0, "key"), params, aliases)
+            if field_of is not None:
+                out.append((field_of, n, q.rsplit(".", 1)[1]))
+            continue
+        for a in n.args:
+            if a.keyword is None or a.keyword.value != "rngs" or type(a.value) is not cst.Dict:
+                continue
+            for el in a.value.elements:
+                stream = el.key.evaluated_value if type(getattr(el, "key", None)) is cst.SimpleString else None
+                if stream is None or stream == "params" or stream == "dropout" and _eval_mode(n):
+                    continue
+                field_of = _field_of(el.value, params, aliases)
+                if field_of is not None:
+                    out.append((field_of, n, "rngs="))
+    return out
 
 
 def _alias_fields(fn: cst.FunctionDef, target: cst.BaseExpression, value: cst.BaseExpression,
@@ -1136,7 +1169,10 @@ def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_
         if written is not None and qualname(func) == "dataclasses.replace":
             copied = e.args[0].value if e.args and e.args[0].keyword is None else None
             kws = list(e.args[1:])
-        elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.attr.value in ("_replace", "replace"):
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name \
+                and func.attr.value in ("_replace", "replace", "apply_gradients"):
+            # (flax's `TrainState.apply_gradients(grads=g)` is `self.replace(step=..., params=...,
+            # opt_state=...)`: the fields it is given besides)
             copied, kws = func.value, list(e.args)
         if copied is not None or kws:
             # a copy of the parameter that replaces other fields keeps its key
