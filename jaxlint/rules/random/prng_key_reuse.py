@@ -2701,6 +2701,7 @@ class PrngKeyReuse(Rule):
         self._flax_inits: set[int] = set()  # `model.init(key, x)` calls that consumed a key
         self._file_expects_raises: Optional[bool] = None  # "aises" anywhere in the file
         self._file_makes_keys: Optional[bool] = None  # a key made from a seed anywhere in it
+        self._file_draws: Optional[bool] = None  # "random" or "rngs" anywhere in it (_record_keeps_key)
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -4285,8 +4286,10 @@ class PrngKeyReuse(Rule):
         the key this step drew from, so every step draws the same numbers
         (model/keyflow.record_key_kept).  Not in tests."""
         ctx = self.ctx
+        if self._file_draws is None:  # once per file: a scan of the text per def is quadratic
+            self._file_draws = "random" in ctx.text or "rngs" in ctx.text
         unit = ctx.index.unit_of.get(id(node))
-        if unit is None or "random" not in ctx.text or _in_test(unit):
+        if unit is None or not self._file_draws or _in_test(unit):
             return
         found = record_key_kept(unit, ctx.qualname, lambda w: ctx.index.pytree_class(w) is not None)
         if found is None:
