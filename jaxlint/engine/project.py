@@ -143,6 +143,9 @@ def _class_consumers(interp: Interpreter) -> dict:
                     "params": [[p.name, p.kind, None if p.index is None else p.index - 1] for p in m.params[1:]],
                     "consumes": dict(sorted(m.consumes_keys.items())),
                 }
+                dims = keyflow.draw_size_params(m)
+                if dims:
+                    out[f"{cls.name}.{name}"]["dims"] = dims
                 returned = keyflow.returned_keys(m) if m.key_draws else {}
                 if returned:
                     out[f"{cls.name}.{name}"]["returns"] = sorted(
@@ -171,6 +174,9 @@ def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
                 "params": [[p.name, p.kind, p.index] for p in unit.params],
                 "consumes": dict(sorted(unit.consumes_keys.items())),
             }
+            dims = keyflow.draw_size_params(unit)
+            if dims:
+                consumers[name]["dims"] = dims  # its parameters that only size its draw
             if returned:
                 # the keys it returns after drawing from them: [position (-1: the value
                 # itself), consumer]

@@ -154,6 +154,47 @@ class CallEffects:
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
 
+    def draw_dim_args(self, call: cst.Call) -> frozenset:
+        """The ids of the arguments of ``call`` given for parameters its callee only sizes
+        its draw with (model/keyflow.draw_size_params: ``m``, ``n`` of ``def init_layer(key,
+        m, n): return normal(key, (m, n))``): a function of this file, a method of this
+        class called through ``self``, or a function imported from the project."""
+        func = call.func
+        if any(a.star for a in call.args):
+            return frozenset()
+        params: list = []
+        dims: list = []
+        if type(func) is cst.Name:
+            v = self.lookup(func.value)
+            unit = v.unit if v is not None else self.unit.lookup_def(func.value)
+            if unit is not None and isinstance(unit.node, cst.FunctionDef):
+                params, dims = [(p.name, p.kind, p.index) for p in unit.params], keyflow.draw_size_params(unit)
+            elif unit is None and v is None:
+                found = self.index.imported_key_consumers.get(func.value)
+                if isinstance(found, dict):
+                    params, dims = [tuple(p) for p in found["params"]], list(found.get("dims") or ())
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            cls = self.unit.cls
+            m = cls.methods.get(func.attr.value) if cls is not None and self.unit.params \
+                and self.unit.params[0].name == "self" else None
+            if m is not None and bound_receiver(m) and isinstance(m.node, cst.FunctionDef):
+                params = [(p.name, p.kind, None if p.index is None else p.index - 1) for p in m.params[1:]]
+                dims = keyflow.draw_size_params(m)
+        elif type(func) is cst.Attribute:
+            name = dotted_name(func)
+            if name is not None and self.lookup(name.split(".", 1)[0]) is None:
+                found = self.index.imported_key_consumers.get(name)
+                if isinstance(found, dict):
+                    params, dims = [tuple(p) for p in found["params"]], list(found.get("dims") or ())
+        if not dims:
+            return frozenset()
+        wanted = set(dims)
+        positional = [p for p in params if p[1] in ("pos", "posonly")]
+        out = {id(a.value) for i, a in enumerate(positional_args(call))
+               if i < len(positional) and positional[i][0] in wanted}
+        out |= {id(a.value) for a in call.args if a.keyword is not None and a.keyword.value in wanted}
+        return frozenset(out)
+
     def returned_keys(self, call: cst.Call) -> tuple[str, dict]:
         """(the callee as written, position -> consumer) of the PRNG keys ``call``'s callee
         returns after drawing from them (model/keyflow.returned_keys: a function of this

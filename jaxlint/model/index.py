@@ -756,6 +756,7 @@ class Indexer:
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, short)
                     unit.key_draws[id(call)] = (key.value, short)
+                    unit.draw_dims |= keyflow.draw_dims(call, q, False)
         elif not unit.is_module:
             how = apis.library_key_consumer(q)
             if how is not None:
@@ -764,6 +765,7 @@ class Indexer:
                 if isinstance(key, cst.Name):
                     key_param_consumed(unit, key.value, how)
                     unit.key_draws[id(call)] = (key.value, how)
+                    unit.draw_dims |= keyflow.draw_dims(call, q, True)
             elif q in apis.LIBRARY_KEY_ARGS and not any(a.star for a in call.args):
                 # `hk.dropout(key, rate, x)`, `numpyro.sample("z", d, rng_key=key)` (unobserved)
                 word, at = apis.LIBRARY_KEY_ARGS[q]
@@ -1939,6 +1941,17 @@ class Indexer:
                     continue
                 unit.consumes_keys[name] = how
                 changed = True
+            if not changed:
+                break
+        # a dimension handed on to a callee that draws at that size (`init_layer(key, m, n)`
+        # in `def dense(key, m, n)`) is a dimension of this function's draw too
+        for _ in range(3):
+            changed = False
+            for unit, name, callee, param in handed:
+                if param in callee.draw_dims and name not in unit.draw_dims and unit.param(name) is not None \
+                        and callee.consumes_keys:
+                    unit.draw_dims.add(name)
+                    changed = True
             if not changed:
                 break
 

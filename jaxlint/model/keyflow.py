@@ -97,6 +97,36 @@ def key_param_consumed(unit: Unit, name: str, how: str) -> None:
         p.captured_keys.setdefault(name, how)
 
 
+def draw_dims(call: cst.Call, qualname: str, library: bool) -> set[str]:
+    """The names ``call``, a draw from a key, takes bare as a dimension of what it draws:
+    an element of a sampler's shape (``normal(key, (m, n))``), the shape itself
+    (``normal(key, shape)``), or a positional argument of a library layer built with
+    ``key=`` (``eqx.nn.Linear(m, n, key=key)``).  A draw whose arguments differ only there
+    is the same key drawn at another size: with ``jax_threefry_partitionable`` (on by
+    default) ``normal(k, (4, 8))`` is ``normal(k, (8, 8))[:4]`` (checked on jax 0.10.2).
+    Not ``split``'s count: keys handed on are judged where they are drawn from."""
+    if library:
+        return {a.value.value for a in call.args if a.keyword is None and type(a.value) is cst.Name}
+    slot = apis.SHAPE_ARGS.get(qualname)
+    if slot is None or qualname == "jax.random.split" or any(a.star for a in call.args):
+        return set()
+    shape = arg_at(call, slot[0], slot[1])
+    if type(shape) is cst.Name:
+        return {shape.value}
+    if isinstance(shape, (cst.Tuple, cst.List)):
+        return {el.value.value for el in shape.elements if type(el.value) is cst.Name}
+    return set()
+
+
+def draw_size_params(unit: Unit) -> list[str]:
+    """The parameters of ``unit`` it gives bare as a dimension of a draw from a key it
+    consumes (``draw_dims``), never rebound in its body."""
+    if not unit.consumes_keys:
+        return []
+    return sorted(p.name for p in unit.params if p.name in unit.draw_dims and p.name not in unit.assigned
+                  and p.name not in unit.consumes_keys)
+
+
 def split_in_place(unit: Unit, name: str, qualname) -> bool:
     """Is every binding of the parameter ``name`` in ``unit`` a split of itself
     (``key, sub = jax.random.split(key)``)?  The key the caller gives is consumed by
@@ -1016,6 +1046,151 @@ def returned_keys(unit: Unit) -> dict:
             if not found:
                 return {}
     return found or {}
+
+
+def record_key_kept(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]],
+                    is_record: Callable[[str], bool]) -> Optional[tuple]:
+    """``def step(state): x = normal(state.key, s); return State(state.params + x,
+    state.key)``: a function that draws from (or splits) a key field of a parameter it
+    never rebinds, ``P.f``, on every path (a simple statement of its body's top level),
+    and whose every ``return`` hands back a record still holding ``P.f``: a pytree class
+    (of this file, imported from the project or a library's: ``State(..., P.f)``,
+    ``State(key=P.f, ...)``) built with it, or a copy of ``P`` that replaces other
+    fields (``P._replace(params=...)``, ``P.replace(params=...)``,
+    ``dataclasses.replace(P, params=...)``), alone or in a returned tuple.  The next
+    step given that record draws the same numbers (checked with JAX: two steps of such
+    a ``NamedTuple`` state draw equal noise).  (the draw, its consumer's short name,
+    the returned expression that keeps the key, the key as written) or None."""
+    fn = unit.node
+    if type(fn) is not cst.FunctionDef or unit.is_generator or type(fn.body) is not cst.IndentedBlock:
+        return None
+    params = {p.name for p in unit.params if not writes(fn, p.name)}
+    drawn: dict[tuple[str, str], tuple] = {}
+    # names bound once, at the top level, to a parameter's field: `key = state.key`, or
+    # `params, key = state` (the field by its position): name -> (parameter, field)
+    aliases: dict[str, tuple[str, str]] = {}
+    # the draws of a function nested here (`def loss_fn(p): ... rngs={"dropout": state.key}`),
+    # counted where a statement of the top level names it (`jax.grad(loss_fn)(state.params)`)
+    nested: dict[str, list] = {}
+    found: Optional[tuple] = None
+    for stmt in fn.body.body:
+        if type(stmt) is cst.FunctionDef:
+            own = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
+                                          *stmt.params.kwonly_params)}
+            nested[stmt.name.value] = _field_draws(stmt.body, params - own,
+                                                   {k: v for k, v in aliases.items() if k not in own}, qualname)
+        if type(stmt) is cst.SimpleStatementLine:
+            for small in stmt.body:
+                if type(small) is cst.Assign and len(small.targets) == 1:
+                    _alias_fields(fn, small.targets[0].target, small.value, params, aliases)
+            here = _field_draws(stmt, params, aliases, qualname)
+            if nested:
+                here += [d for n in descendants(stmt) if type(n) is cst.Name and n.value in nested
+                         for d in nested[n.value]]
+            for field_of, call, how in here:
+                drawn.setdefault(field_of, (call, how))
+        for ret in _returns_in(stmt):
+            if not drawn:
+                return None
+            kept = _kept_record(ret.value, drawn, qualname, is_record, params, aliases)
+            if kept is None:
+                return None
+            found = found or kept
+    return found
+
+
+def _field_draws(root: cst.CSTNode, params: set, aliases: dict, qualname) -> list:
+    """The draws under ``root`` from a parameter's key field (``normal(state.key, s)``,
+    ``split(key)`` of ``key = state.key``, flax's ``rngs={"dropout": state.key}`` outside
+    evaluation mode; not the ``"params"`` stream of an apply): [((parameter, field), call,
+    consumer)]."""
+    out = []
+    for n in descendants(root):
+        if type(n) is not cst.Call:
+            continue
+        q = qualname(n.func) or ""
+        if q.startswith("jax.random.") and q.rsplit(".", 1)[1] in apis.RANDOM_CONSUMERS:
+            field_of = _field_of(arg_at(n, 0, "key"), params, aliases)
+            if field_of is not None:
+                out.append((field_of, n, q.rsplit(".", 1)[1]))
+            continue
+        for a in n.args:
+            if a.keyword is None or a.keyword.value != "rngs" or type(a.value) is not cst.Dict:
+                continue
+            for el in a.value.elements:
+                stream = el.key.evaluated_value if type(getattr(el, "key", None)) is cst.SimpleString else None
+                if stream is None or stream == "params" or stream == "dropout" and _eval_mode(n):
+                    continue
+                field_of = _field_of(el.value, params, aliases)
+                if field_of is not None:
+                    out.append((field_of, n, "rngs="))
+    return out
+
+
+def _alias_fields(fn: cst.FunctionDef, target: cst.BaseExpression, value: cst.BaseExpression,
+                  params: set, aliases: dict) -> None:
+    """Note in ``aliases`` the names ``target = value`` binds once to a field of a
+    parameter in ``params`` (``key = state.key``; ``params, key = state``: ``#1``)."""
+    if type(target) is cst.Name and type(value) is cst.Attribute and type(value.value) is cst.Name \
+            and value.value.value in params and len(writes(fn, target.value)) == 1:
+        aliases[target.value] = (value.value.value, value.attr.value)
+    elif type(target) in (cst.Tuple, cst.List) and type(value) is cst.Name and value.value in params:
+        for i, el in enumerate(target.elements):  # type: ignore[attr-defined]
+            if type(el) is cst.StarredElement:
+                return
+            if type(el.value) is cst.Name and len(writes(fn, el.value.value)) == 1:
+                aliases[el.value.value] = (value.value, f"#{i}")
+
+
+def _field_of(e: Optional[cst.BaseExpression], params: set, aliases: dict) -> Optional[tuple[str, str]]:
+    """The (parameter, field) ``e`` reads: ``state.key``, or a name bound to it once."""
+    if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value in params:
+        return e.value.value, e.attr.value
+    if type(e) is cst.Name:
+        return aliases.get(e.value)
+    return None
+
+
+def _kept_record(value: Optional[cst.BaseExpression], drawn: dict, qualname, is_record,
+                 params: set, aliases: dict) -> Optional[tuple]:
+    """For ``record_key_kept``: the returned record still holding a drawn key field
+    (``value`` itself or an element of a returned tuple), as (draw, consumer, the
+    expression that keeps it, the key as written); None when there is none."""
+    if value is None:
+        return None
+    parts = [el.value for el in value.elements] if type(value) is cst.Tuple else [value]
+    for e in parts:
+        if type(e) is not cst.Call or any(a.star for a in e.args):
+            continue
+        func = e.func
+        written = dotted_name(func)
+        copied: Optional[cst.BaseExpression] = None
+        kws: list = []
+        if written is not None and qualname(func) == "dataclasses.replace":
+            copied = e.args[0].value if e.args and e.args[0].keyword is None else None
+            kws = list(e.args[1:])
+        elif type(func) is cst.Attribute and type(func.value) is cst.Name \
+                and func.attr.value in ("_replace", "replace", "apply_gradients"):
+            # (flax's `TrainState.apply_gradients(grads=g)` is `self.replace(step=..., params=...,
+            # opt_state=...)`: the fields it is given besides)
+            copied, kws = func.value, list(e.args)
+        if copied is not None or kws:
+            # a copy of the parameter that replaces other fields keeps its key
+            if type(copied) is not cst.Name or not kws or any(a.keyword is None for a in kws):
+                continue
+            for (obj, attr), (draw, how) in drawn.items():
+                if obj == copied.value and all(a.keyword.value != attr for a in kws):
+                    return draw, how, e, f"{obj}.{attr}"
+            continue
+        if written is None or not is_record(written):
+            continue
+        for a in e.args:
+            v = a.value
+            field_of = _field_of(v, params, aliases)
+            hit = drawn.get(field_of) if field_of is not None else None
+            if hit is not None:
+                return hit[0], hit[1], v, dotted_name(v) or ""
+    return None
 
 
 def carried_key_positions(fn: cst.FunctionDef, carry: str) -> set:

@@ -184,6 +184,10 @@ class Unit:
     eager_returns: set = field(default_factory=set)
     # parameters whose PRNG key the body hands to a jax.random sampler: param -> sampler
     consumes_keys: dict[str, str] = field(default_factory=dict)
+    # names the body gives bare as a dimension of what it draws from a key (`normal(key, (m,
+    # n))`, `normal(key, shape)`, `eqx.nn.Linear(m, n, key=key)`): a parameter among them sizes
+    # the draw, and two calls with one key that differ only there draw the same bits
+    draw_dims: set[str] = field(default_factory=set)
     # names of an enclosing function's keys (its parameters or locals) that the body of
     # this nested function draws from: name -> sampler (each call draws from that key)
     captured_keys: dict[str, str] = field(default_factory=dict)

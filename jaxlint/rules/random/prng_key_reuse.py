@@ -17,7 +17,7 @@ from jaxlint.model import values as V
 from jaxlint.model.keyflow import key_streams as keyflow_streams
 from jaxlint.model.keyflow import key_value_class
 from jaxlint.model.keyflow import STREAM_ADVICE, seed_overwrites_stream, stream_draw
-from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions
+from jaxlint.model.keyflow import LOOP_CARRY, advances_carried_key, carried_key_positions, record_key_kept
 from jaxlint.paths import test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
@@ -160,7 +160,26 @@ class PrngKeyReuse(Rule):
         "not a parameter its signature declares no key (`with_dropout_rng: bool`, `use_rng=False`);\n"
         "* a key stored on an object when it is built (`self.rng = PRNGKey(seed)`) that a "
         "method taking an input draws from and nothing replaces;\n"
-        "* one helper called twice with the same key and the same arguments;\n"
+        "* a function that draws from (or splits) a key field of a parameter, `state.key` (or a "
+        "name bound once to it: `key = state.key`, `params, key = state`), and "
+        "returns a record still holding that key: a pytree class (a `NamedTuple`, a flax struct, "
+        "of the file, imported from the project or a library's) built with it, `State(new_params, "
+        "state.key)`, or a copy that replaces other fields, `state._replace(params=...)`, "
+        "`state.replace(...)`, `dataclasses.replace(state, ...)`, flax's "
+        "`state.apply_gradients(grads=g)` (alone or in a returned tuple; the draw on every path, "
+        "also flax's `rngs={\"dropout\": state.key}` in a loss closure the function differentiates "
+        "or calls, not in evaluation mode; every `return` such a record; not in tests): the next step given "
+        "that record draws the same numbers (checked with JAX: two steps of such a `NamedTuple` "
+        "state draw equal noise; a key folded with the step, `fold_in(state.key, state.step)`, "
+        "consumes nothing);\n"
+        "* one helper called twice with the same key and the same arguments, or with arguments "
+        "that differ only where the helper sizes its draw (`init_layer(key, 4, 8)` then "
+        "`init_layer(key, 8, 8)` of `def init_layer(key, m, n): return normal(key, (m, n))`, a "
+        "whole shape, `weights(key, shape=s)`, or the sizes of an equinox layer it builds; also "
+        "a method through `self` or a helper imported from the project): the same key drawn at "
+        "two sizes gives overlapping numbers (`normal(k, (4, 8))` is `normal(k, (8, 8))[:4]`, "
+        "checked on jax 0.10.2); calls on other data (`random_features(key, x)`, then of `y`) "
+        "are often meant and stay silent;\n"
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
@@ -2682,6 +2701,7 @@ class PrngKeyReuse(Rule):
         self._flax_inits: set[int] = set()  # `model.init(key, x)` calls that consumed a key
         self._file_expects_raises: Optional[bool] = None  # "aises" anywhere in the file
         self._file_makes_keys: Optional[bool] = None  # a key made from a seed anywhere in it
+        self._file_draws: Optional[bool] = None  # "random" or "rngs" anywhere in it (_record_keeps_key)
 
     def _expected_to_raise(self) -> set[int]:
         """The nodes of this function inside a block that expects an exception
@@ -3228,7 +3248,8 @@ class PrngKeyReuse(Rule):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
-        if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node):
+        if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node) \
+                and not self._resized_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
         if isinstance(prev[0], cst.Call) and _exclusive_branches(ctx, ctx.unit.node, prev[0], node):
             return  # `if mode == "a": normal(key)` ... `if mode == "b": uniform(key)`: no run makes both
@@ -3408,6 +3429,23 @@ class PrngKeyReuse(Rule):
         exported = isinstance(ctx.unit.node, cst.Module)
         return isinstance(call, cst.Call) and liveness.dead_result(
             ctx.unit.node, call, ctx.qualname, exported, through)
+
+    def _resized_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """Two calls of one helper that differ only in arguments the helper sizes its draw
+        with (``init_layer(key, 4, 8)``, ``init_layer(key, 8, 8)`` of ``def init_layer(key, m,
+        n): return normal(key, (m, n))``; model/keyflow.draw_size_params): the same key drawn
+        at two sizes, whose numbers overlap (``normal(k, (4, 8))`` is ``normal(k, (8, 8))[:4]``)."""
+        ctx = self.ctx
+        if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or len(a.args) != len(b.args) \
+                or ctx.code(a.func).strip() != ctx.code(b.func).strip():
+            return False
+        differ = [(x, y) for x, y in zip(a.args, b.args)
+                  if ctx.code(x).strip().rstrip(",") != ctx.code(y).strip().rstrip(",")]
+        if not differ or any((x.keyword is None) != (y.keyword is None) or (
+                x.keyword is not None and x.keyword.value != y.keyword.value) for x, y in differ):
+            return False
+        dims_a, dims_b = ctx.draw_dim_args(a), ctx.draw_dim_args(b)
+        return all(id(x.value) in dims_a and id(y.value) in dims_b for x, y in differ)
 
     def _same_call(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
         """Two calls with the same arguments (the key included): the same result."""
@@ -4216,6 +4254,7 @@ class PrngKeyReuse(Rule):
         function is defined, and shared by every call that leaves ``key`` out."""
         ctx = self.ctx
         self._seed_overwrites_stream(node)
+        self._record_keeps_key(node)
         p = node.params
         for param in (*p.posonly_params, *p.params, *p.kwonly_params):
             d = param.default
@@ -4240,6 +4279,30 @@ class PrngKeyReuse(Rule):
                 f"key to each call",
                 related=calls[0],
             )
+
+    def _record_keeps_key(self, node: cst.FunctionDef) -> None:
+        """``def step(state): x = normal(state.key, s); return State(new, state.key)``
+        (or ``state._replace(params=new)``): the record returned for the next step holds
+        the key this step drew from, so every step draws the same numbers
+        (model/keyflow.record_key_kept).  Not in tests."""
+        ctx = self.ctx
+        if self._file_draws is None:  # once per file: a scan of the text per def is quadratic
+            self._file_draws = "random" in ctx.text or "rngs" in ctx.text
+        unit = ctx.index.unit_of.get(id(node))
+        if unit is None or not self._file_draws or _in_test(unit):
+            return
+        found = record_key_kept(unit, ctx.qualname, lambda w: ctx.index.pytree_class(w) is not None)
+        if found is None:
+            return
+        draw, how, kept, key = found
+        self.report(
+            kept,
+            f"`{key}` was consumed by `{_by(how)}` on line {{related_line}} and is handed back unchanged "
+            f"in the record `{node.name.value}` returns: the next step given it draws the same random "
+            f"numbers. Split it first (`key, sub = jax.random.split({key})`), draw with `sub` and "
+            f"return the new `key` in the record",
+            related=draw,
+        )
 
     def _seed_overwrites_stream(self, node: cst.FunctionDef) -> None:
         """``rng, _rng = jax.random.split(rng)`` then ``rng = jax.random.PRNGKey(0)``
