@@ -1235,6 +1235,13 @@ class InplaceArrayUpdate(Rule):
             selects = f", with one index that selects what `{written}` selects"
         else:
             selects = ""
+        if not selects and binop is None and isinstance(sub.value, cst.Subscript) \
+                and ctx.value(sub.value.value).kind == V.TUPLE:
+            # `ws[0][1] = v` of `ws = (jnp.ones(3), ...)`: the tuple's item cannot be
+            # assigned either (`ws[0] = ...` raises TypeError too)
+            held = ctx.code(sub.value)
+            use = f"{held}.at[{idx}].{method}(...)"
+            selects = f" in a new tuple in place of `{ctx.code(sub.value.value)}` (a tuple's item cannot be assigned either)"
         message = (
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
