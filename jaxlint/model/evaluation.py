@@ -130,6 +130,11 @@ class Evaluator:
                     return replace_value(v, const=None)  # another value in a later iteration, or rebound
                 if v.kind == V.LIST and v.shape is not None and not returns.list_length_visible(self, e.value):
                     return replace_value(v, shape=None)  # `LAYERS.append(...)` in some function
+                if v.kind == V.LIST and v.pytype == "dict" and (v.fields is not None or v.item is not None) \
+                        and not v.traced and self.env.get(e.value) is None and _dict_changed(self.text, e.value):
+                    # a dict of the module (or an enclosing function) read here: what its entries
+                    # hold is unknown where the file stores into it or hands it on (`TABLE[k] = ...`)
+                    return replace_value(v, fields=None, item=None)
                 return v
             if e.value in ("True", "False", "None"):
                 return V.STATIC_VALUE
@@ -1415,6 +1420,18 @@ def _display_item(interp, name: cst.BaseExpression, base: Value, index: cst.Base
     if re.search(rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)", interp.text):
         return None  # an item written somewhere (`tables[0] = ...`)
     return el
+
+
+def _dict_changed(text: str, name: str) -> bool:
+    """Does the file's text store into the dict ``name`` (``name[k] = v``, ``name[k] += v``),
+    change it by a method (``name.update(...)``, ``setdefault``, ``pop``, ``clear``) or hand
+    it to a call (``reset(name)``, which may do either)?"""
+    n = re.escape(name)
+    return re.search(
+        rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)"
+        rf"|(?<![\w.]){n}\s*\.\s*(?:update|setdefault|pop|popitem|clear|__setitem__)\s*\("
+        rf"|(?<![\w.]){n}\s*\|="
+        rf"|[(,]\s*(?:\*\*)?{n}\s*[,)]", text) is not None
 
 
 _LIST_WRITES = r"\s*(?:\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)|\.\s*(?:append|extend|insert|pop|remove|clear|sort|reverse)\b)"
