@@ -241,7 +241,15 @@ class Evaluator:
                 key = string_value(e.slice[0].slice.value)
                 for name, fv in base.fields:
                     if key is not None and name == f"[{key}]":
+                        if fv.kind == V.LIST:
+                            # a list of arrays: its items only as `d["k"][0]` (`_entry_item`); a
+                            # name bound to it may see them changed through the dict
+                            break
                         return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
+            if type(e.value) is cst.Subscript and len(e.slice) == 1 and type(e.slice[0].slice) is cst.Index:
+                held = _entry_item(self, e.value, e.slice[0].slice.value)
+                if held is not None:
+                    return held  # `cache["k"][0]` of `cache = {"k": [jnp.zeros(4)]}`: that array
             if base.kind == V.LIST and len(e.slice) == 1 and type(e.slice[0].slice) is cst.Index:
                 held = _held_item(base, e.slice[0].slice.value)
                 if held is not None:
@@ -249,9 +257,6 @@ class Evaluator:
                 held = _display_item(self, e.value, base, e.slice[0].slice.value)
                 if held is not None:
                     return held  # `tables[0]` of `tables = [np.arange(10.0), ...]`: that array
-                held = _entry_item(self, e.value, base, e.slice[0].slice.value)
-                if held is not None:
-                    return held  # `cache["k"][0]` of `cache = {"k": [jnp.zeros(4)]}`: that array
                 if base.pytype == "dict" and base.item is not None and base.item.kind == V.ARRAY \
                         and not base.item.traced:
                     # `params[name]` of a dict whose every value is a concrete JAX array
@@ -1437,19 +1442,23 @@ def _dict_changed(text: str, name: str) -> bool:
 _LIST_WRITES = r"\s*(?:\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)|\.\s*(?:append|extend|insert|pop|remove|clear|sort|reverse)\b)"
 
 
-def _entry_item(interp, entry: cst.BaseExpression, base: Value, index: cst.BaseExpression) -> Optional[Value]:
+def _entry_item(interp, entry: cst.BaseExpression, index: cst.BaseExpression) -> Optional[Value]:
     """``d["k"][i]`` of a list display of JAX arrays the dict ``d`` holds under the literal
     key ``"k"`` (``{"k": [jnp.zeros(4)]}``), ``i`` a literal in range: that array, where
     every ``["k"]`` the file's text writes (of any name: an alias of ``d`` too) is read by
     an integer index at once and nothing is stored into it (``d["k"][0] = ...``,
     ``d["k"].append(...)``, ``lst = d["k"]``); None otherwise."""
-    if base.kind != V.LIST or base.elements is None or base.pytype is not None or base.fields is not None \
-            or type(entry) is not cst.Subscript or len(entry.slice) != 1 \
+    if type(entry) is not cst.Subscript or len(entry.slice) != 1 \
             or type(entry.slice[0].slice) is not cst.Index or type(entry.value) is not cst.Name:
         return None
     key = string_value(entry.slice[0].slice.value)
+    held = interp.value(entry.value)
+    if key is None or held.kind != V.LIST or held.pytype != "dict":
+        return None
+    base = next((fv for n, fv in held.fields or () if n == f"[{key}]"), None)
     i = int_value(index)
-    if key is None or i is None or not -len(base.elements) <= i < len(base.elements):
+    if base is None or base.kind != V.LIST or base.elements is None or i is None \
+            or not -len(base.elements) <= i < len(base.elements):
         return None
     el = base.elements[i]
     if el.kind != V.ARRAY or el.traced:
