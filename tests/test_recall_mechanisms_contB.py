@@ -309,3 +309,40 @@ def test_module_dict_entries_only_where_nothing_changes_it(tmp_path, monkeypatch
         ("JAX101", "prog.py", 21, 5, _msg('TABLE["a"][0]', 'TABLE["a"] = TABLE["a"].at[0].set(...)')),
         ("JAX101", "prog.py", 22, 5, _msg("TABLE[name][1]", "TABLE[name] = TABLE[name].at[1].set(...)")),
     ]
+
+
+STATE_MODULE = """\
+from typing import NamedTuple
+
+import jax
+
+
+class State(NamedTuple):
+    w: jax.Array
+    step: int
+"""
+
+USES_STATE = """\
+import jax.numpy as jnp
+import numpy as np
+
+import state
+from state import State
+
+
+def step():
+    s = State(w=jnp.zeros(3), step=0)
+    s.w[0] = 1.0
+    t = state.State(step=1, w=jnp.ones(3))
+    t.w[1] += 1.0
+    h = State(w=np.zeros(3), step=0)
+    h.w[0] = 1.0
+    return s, t, h
+"""
+
+
+def test_namedtuple_of_another_module_built_by_keyword(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"state.py": STATE_MODULE, "main.py": USES_STATE}) == [
+        ("JAX101", "main.py", 10, 5, _msg("s.w[0]", "s.w = s.w.at[0].set(...)")),
+        ("JAX101", "main.py", 12, 5, _msg("t.w[1]", "t.w = t.w.at[1].add(...)", "+=")),
+    ]

@@ -518,6 +518,14 @@ class Evaluator:
         if written is not None and (head is None or head == V.UNKNOWN_VALUE):
             fields = self._dataclass_fields(written, e)
             cls = self.index.pytree_class(written)
+            if fields is None and cls is not None and cls.flat.get("reg") == "namedtuple" \
+                    and instances.local_class(self, written.split(".", 1)[0]) is None:
+                # `State(w=jnp.zeros(3))` of a NamedTuple of another module (its class record;
+                # by keyword: the record does not keep the fields' order), none assignable
+                # (`s.w` stays what the call gave)
+                names = [n for n, how in cls.flat.get("fields", {}).items() if how != pytrees.CONST]
+                fields = kinds.instance_fields(names, e, self.value) \
+                    if names and all(a.keyword is not None for a in e.args) else None
             if cls is not None:
                 return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
             if fields is not None:
