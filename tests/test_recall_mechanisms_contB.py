@@ -7,14 +7,14 @@ container writes into an immutable JAX array and raises
 twins run).  Mechanisms, in the model (not in JAX101):
 
 1. a dict whose every value is a concrete JAX array carries that (``Value.item``): a
-   display, ``dict(w=..., b=...)``, a helper's return (this module or another, the
+   display, ``dict(w=..., b=...)``, a comprehension (``{k: jnp.zeros(s) for ...}``), a helper's return (this module or another, the
    ``"every"`` of its ``dict`` values fact), the dicts every call passes to a parameter
    (``dict:*=array,...``), ``jax.grad`` of such a dict; so ``params[name]``,
    ``for k in params: params[k]`` and ``for v in params.values()`` are JAX arrays.  A
-   store of anything else (``params[k] = np.asarray(...)``), a method that changes the
+   store of anything else (``params[k] = np.array(...)``), a method that changes the
    dict (``params.update(...)``), handing it to a call, or an alias written, forgets it;
 2. a ``typing.NamedTuple`` of the file built here keeps its fields' kinds, as dataclasses
-   did (``State(jnp.zeros(3)).w``);
+   did (``State(jnp.zeros(3)).w``), and one of another module built by keyword;
 3. a tuple display of JAX arrays under a literal key (``{"kv": (k, v)}``) keeps its
    items; a list display (``{"k": [jnp.zeros(4)]}``) too, where every ``["k"]`` of the file
    is read at once by an integer index and nothing is stored into it;
@@ -345,4 +345,35 @@ def test_namedtuple_of_another_module_built_by_keyword(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"state.py": STATE_MODULE, "main.py": USES_STATE}) == [
         ("JAX101", "main.py", 10, 5, _msg("s.w[0]", "s.w = s.w.at[0].set(...)")),
         ("JAX101", "main.py", 12, 5, _msg("t.w[1]", "t.w = t.w.at[1].add(...)", "+=")),
+    ]
+
+
+COMPREHENSIONS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def init(shapes, key):
+    params = {k: jnp.zeros(s) for k, s in shapes.items()}
+    for k in params:
+        params[k][0] = 1.0
+    keys = jax.random.split(key, len(shapes))
+    drawn = {name: jax.random.normal(kk, (3,)) for name, kk in zip(shapes, keys)}
+    for v in drawn.values():
+        v[0] = 0.0
+    host = {k: np.zeros(s) for k, s in shapes.items()}
+    for k in host:
+        host[k][0] = 1.0
+    lists = {k: [0.0] * 3 for k in shapes}
+    for k in lists:
+        lists[k][0] = 1.0
+    return params, drawn, host, lists
+"""
+
+
+def test_dict_comprehension_of_arrays(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"prog.py": COMPREHENSIONS}) == [
+        ("JAX101", "prog.py", 9, 9, _msg("params[k][0]", "params[k] = params[k].at[0].set(...)")),
+        ("JAX101", "prog.py", 13, 9, _msg("v[0]", "v = v.at[0].set(...)")),
     ]

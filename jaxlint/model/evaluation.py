@@ -372,7 +372,16 @@ class Evaluator:
         if t is cst.Dict:
             pairs = [(string_value(el.key), el.value) if type(el) is cst.DictElement else None for el in e.elements]
             return self._dict_display(pairs)
-        if t in (cst.Set, cst.DictComp):
+        if t is cst.DictComp:
+            # `{k: jnp.zeros(s) for k, s in shapes.items()}`: every value a concrete JAX array
+            # (`params[k]` is one, whichever key), else entries unknown
+            item = self._memo.get(id(e.value))  # type: ignore[attr-defined]
+            if item is None:
+                item = self._element_value(e, e.value)  # type: ignore[attr-defined]
+            if item.kind == V.ARRAY and not item.traced:
+                return Value(kind=V.LIST, item=Value(kind=V.ARRAY), pytype="dict")
+            return Value(kind=V.LIST)
+        if t is cst.Set:
             return Value(kind=V.LIST)
         if t in COMPREHENSIONS:
             # the value of one element, as the walk found it in the comprehension's scope
@@ -1314,7 +1323,7 @@ class Evaluator:
                if param in given and given[param].traced]
         return tuple(out) or None
 
-    def _element_value(self, e) -> Value:
+    def _element_value(self, e, expr: Optional[cst.BaseExpression] = None) -> Value:
         """The value of one element of a comprehension asked for before the walk
         reached it (a rule looking at ``np.stack([...])`` on entering the call):
         its targets bound in a scratch scope, with a scratch memo (nothing of it
@@ -1327,7 +1336,7 @@ class Evaluator:
             while f is not None:
                 self._bind(f.target, self._element_of(f.iter, f.target))
                 f = f.inner_for_in
-            return self.value(e.elt)
+            return self.value(expr if expr is not None else e.elt)
         finally:
             self.env.close()
             self._memo = saved
