@@ -9,7 +9,8 @@ twins run).  Mechanisms, in the model (not in JAX101):
 1. a dict whose every value is a concrete JAX array carries that (``Value.item``): a
    display, ``dict(w=..., b=...)``, a comprehension (``{k: jnp.zeros(s) for ...}``), a helper's return (this module or another, the
    ``"every"`` of its ``dict`` values fact), the dicts every call passes to a parameter
-   (``dict:*=array,...``), ``jax.grad`` of such a dict; so ``params[name]``,
+   (``dict:*=array,...``), ``jax.grad`` of such a dict, ``jax.tree.map`` of a JAX function
+   over one (``jax.tree.map(jnp.ones_like, params)``); so ``params[name]``,
    ``for k in params: params[k]`` and ``for v in params.values()`` are JAX arrays.  A
    store of anything else (``params[k] = np.array(...)``), a method that changes the
    dict (``params.update(...)``), handing it to a call, or an alias written, forgets it;
@@ -376,4 +377,30 @@ def test_dict_comprehension_of_arrays(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"prog.py": COMPREHENSIONS}) == [
         ("JAX101", "prog.py", 9, 9, _msg("params[k][0]", "params[k] = params[k].at[0].set(...)")),
         ("JAX101", "prog.py", 13, 9, _msg("v[0]", "v = v.at[0].set(...)")),
+    ]
+
+
+TREE_MAPS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import tree_util
+
+
+def masks(name):
+    params = {"w": jnp.ones(3), "b": jnp.ones(2)}
+    mask = jax.tree.map(jnp.ones_like, params)
+    mask["w"][0] = 0.0
+    mags = tree_util.tree_map(jnp.abs, params)
+    mags[name][1] = 0.0
+    host = jax.tree.map(np.array, params)
+    host[name][0] = 0.0
+    return mask, mags, host
+"""
+
+
+def test_tree_map_of_a_jax_function_over_a_dict_of_arrays(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"prog.py": TREE_MAPS}) == [
+        ("JAX101", "prog.py", 10, 5, _msg('mask["w"][0]', 'mask["w"] = mask["w"].at[0].set(...)')),
+        ("JAX101", "prog.py", 12, 5, _msg("mags[name][1]", "mags[name] = mags[name].at[1].set(...)")),
     ]

@@ -397,6 +397,20 @@ class Evaluator:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
 
+    def _mapped_dict(self, call: cst.Call) -> Optional[Value]:
+        """``jax.tree.map(f, params)`` with ``f`` a JAX function computing one array
+        (``jnp.zeros_like``, ``jnp.abs``) and ``params`` a dict whose every value is a
+        concrete JAX array (each value a leaf): a dict of the same keys, every value a JAX
+        array; None otherwise (another function, an ``is_leaf``, more trees)."""
+        if len(call.args) != 2 or any(a.star or a.keyword is not None for a in call.args):
+            return None
+        tree = self.value(call.args[1].value)
+        if tree.kind != V.LIST or tree.pytype != "dict" or tree.item is None or tree.item.kind != V.ARRAY \
+                or tree.item.traced or kinds.call_kind(self.qualname(call.args[0].value)) != V.ARRAY:
+            return None
+        return Value(kind=V.LIST, pytype="dict", item=Value(kind=V.ARRAY), fields=tuple(
+            (n, Value(kind=V.ARRAY)) for n, fv in tree.fields or () if fv.kind == V.ARRAY) or None)
+
     def _dict_display(self, pairs: list) -> Value:
         """A dict built here, from ``pairs`` (literal key or None, value node; None for a
         ``**other`` entry): a ``{...}`` display or ``dict(w=..., b=...)``.
@@ -595,6 +609,10 @@ class Evaluator:
                     replace_value(self._returned(k, e, traced_ctx, deps), shape=tuple(sh)) if sh is not None
                     else self._returned(k, e, traced_ctx, deps) for k, sh in known["tuple"]))
         if q is not None:
+            if q in _TREE_MAPS and not traced_ctx:
+                mapped = self._mapped_dict(e)
+                if mapped is not None:
+                    return mapped  # `jax.tree.map(jnp.zeros_like, params)`: a dict of JAX arrays
             if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)
             t = apis.transform_for(q)
@@ -1389,6 +1407,9 @@ def _imported_constant(known: dict) -> Optional[Value]:
         return Value(kind=V.KEY)  # its identity: ``key_token`` (model/bindings.py)
     return None
 
+
+# `jax.tree.map` under its names
+_TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 
 # the Python sequences ``Value.pytype`` names: what a helper's every return builds
 SEQUENCE_TYPES = ("list", "tuple")
