@@ -20,7 +20,9 @@ twins run).  Mechanisms, in the model (not in JAX101):
    items; a list display (``{"k": [jnp.zeros(4)]}``) too, where every ``["k"]`` of the file
    is read at once by an integer index and nothing is stored into it;
 4. a dict of the module read in a function keeps its entries only where the file neither
-   stores into it nor changes it nor hands it to a call.
+   stores into it nor changes it nor hands it to a call;
+5. ``list(d)`` / ``tuple(d)`` of a dict holds its keys, not its values (a JAX201 false
+   positive of main on ``for n in list(d): if n:`` in jitted code).
 
 JAX101's message for an array held in a tuple (``ws[0][1] = v``) no longer advises
 ``ws[0] = ...`` (a tuple's item cannot be assigned either)."""
@@ -404,3 +406,27 @@ def test_tree_map_of_a_jax_function_over_a_dict_of_arrays(tmp_path, monkeypatch)
         ("JAX101", "prog.py", 10, 5, _msg('mask["w"][0]', 'mask["w"] = mask["w"].at[0].set(...)')),
         ("JAX101", "prog.py", 12, 5, _msg("mags[name][1]", "mags[name] = mags[name].at[1].set(...)")),
     ]
+
+
+KEYS_OF_A_DICT_OF_TRACERS = """\
+import jax
+
+
+@jax.jit
+def total(x):
+    d = {"a": x * 2, "b": x + 1}
+    out = 0.0
+    for n in list(d):
+        if n:
+            out = out + d[n]
+    for n in tuple(d):
+        if n != "":
+            out = out - d[n]
+    return out
+"""
+
+
+def test_list_of_a_dict_is_its_keys_not_its_values(tmp_path, monkeypatch):
+    # `list(d)` of a dict (of tracers, or of JAX arrays) holds its keys: Python strings
+    # (main took them for the dict's tracers: JAX201 on `if n:`; the program runs)
+    assert lint_files(tmp_path, monkeypatch, {"prog.py": KEYS_OF_A_DICT_OF_TRACERS}) == []

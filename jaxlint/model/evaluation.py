@@ -739,7 +739,8 @@ class Evaluator:
                     return Value(kind=V.ITERATOR)
                 if name in ("list", "tuple"):
                     # (``pytype``: a Python list or tuple, which `jax.numpy` functions refuse)
-                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
+                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None \
+                            and arg_vals[0].pytype != "dict":  # (`list(d)` of a dict: its keys)
                         return Value(kind=V.LIST, item=arg_vals[0].item, pytype=name)  # `list(f(x) for x in xs)`
                     # `list(x)` of an array: its rows, tracers; of a value of unknown kind
                     # (a dict of parameters: its keys), not shown to hold one
