@@ -25,7 +25,8 @@ twins run).  Mechanisms, in the model (not in JAX101):
    positive of main on ``for n in list(d): if n:`` in jitted code).
 
 JAX101's message for an array held in a tuple (``ws[0][1] = v``) no longer advises
-``ws[0] = ...`` (a tuple's item cannot be assigned either)."""
+``ws[0] = ...`` (a tuple's item cannot be assigned either), nor ``s.w = ...`` for a
+NamedTuple's field (AttributeError): ``s = s._replace(w=s.w.at[0].set(...))``, no fix."""
 
 from __future__ import annotations
 
@@ -230,8 +231,8 @@ def update():
 
 def test_namedtuple_fields_keep_their_kind(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"prog.py": RECORDS}) == [
-        ("JAX101", "prog.py", 21, 5, _msg("s.w[0]", "s.w = s.w.at[0].set(...)")),
-        ("JAX101", "prog.py", 24, 5, _msg("b.rew[1]", "b.rew = b.rew.at[1].add(...)", "+=")),
+        ("JAX101", "prog.py", 21, 5, _msg("s.w[0]", "s = s._replace(w=s.w.at[0].set(...))")),
+        ("JAX101", "prog.py", 24, 5, _msg("b.rew[1]", "b = b._replace(rew=b.rew.at[1].add(...))", "+=")),
     ]
 
 
@@ -346,8 +347,8 @@ def step():
 
 def test_namedtuple_of_another_module_built_by_keyword(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"state.py": STATE_MODULE, "main.py": USES_STATE}) == [
-        ("JAX101", "main.py", 10, 5, _msg("s.w[0]", "s.w = s.w.at[0].set(...)")),
-        ("JAX101", "main.py", 12, 5, _msg("t.w[1]", "t.w = t.w.at[1].add(...)", "+=")),
+        ("JAX101", "main.py", 10, 5, _msg("s.w[0]", "s = s._replace(w=s.w.at[0].set(...))")),
+        ("JAX101", "main.py", 12, 5, _msg("t.w[1]", "t = t._replace(w=t.w.at[1].add(...))", "+=")),
     ]
 
 

@@ -140,7 +140,7 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
+        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
         "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
         "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
@@ -1124,7 +1124,7 @@ class InplaceArrayUpdate(Rule):
             messages=[
                 "JAX arrays are immutable: `grads[name][0] += ...` raises TypeError. Use `grads[name] = grads[name].at[0].add(...)`",
                 "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `v = v.at[0].set(...)`",
-                "JAX arrays are immutable: `s.w[0] = ...` raises TypeError. Use `s.w = s.w.at[0].set(...)`",
+                "JAX arrays are immutable: `s.w[0] = ...` raises TypeError. Use `s = s._replace(w=s.w.at[0].set(...))`",
                 "JAX arrays are immutable: `ws[0][1] = ...` raises TypeError. Use `ws[0].at[1].set(...)` in a new tuple in place of `ws` (a tuple's item cannot be assigned either)",
             ],
         ),
@@ -1317,6 +1317,16 @@ class InplaceArrayUpdate(Rule):
             held = ctx.code(sub.value)
             use = f"{held}.at[{idx}].{method}(...)"
             selects = f" in a new tuple in place of `{ctx.code(sub.value.value)}` (a tuple's item cannot be assigned either)"
+        frozen = False
+        if not selects and binop is None and isinstance(sub.value, cst.Attribute) \
+                and dotted_name(sub.value.value) is not None:
+            owner = ctx.value(sub.value.value)
+            if owner.cls is not None and owner.cls.flat.get("reg") == "namedtuple":
+                # `s.w[0] = v` of a NamedTuple: its field cannot be assigned either
+                # (`s.w = ...` raises AttributeError): a new record with the field replaced
+                frozen = True
+                o, attr = ctx.code(sub.value.value), sub.value.attr.value
+                use = f"{o} = {o}._replace({attr}={base}.at[{idx}].{method}(...))"
         message = (
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
@@ -1334,7 +1344,7 @@ class InplaceArrayUpdate(Rule):
             return
         the_fix = None
         rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
-        if single and dotted_name(sub.value) is not None and rebinds_local:
+        if single and dotted_name(sub.value) is not None and rebinds_local and not frozen:
             v = ctx.code(value).strip()
             if binop is not None:
                 atom = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
