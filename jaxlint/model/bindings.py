@@ -301,7 +301,8 @@ class Bindings:
         for other, v in list(env.items()):
             if other != name and v is not None and (v is held or v == held):
                 kept = tuple(f for f in v.fields or () if entry is not None and f[0] != entry) or None
-                env[other] = replace_value(v, fields=kept)
+                item = None if v.item is not None and v.item.kind == V.ARRAY and not v.item.traced else v.item
+                env[other] = replace_value(v, fields=kept, item=item)
 
     def _bind(self, target: cst.CSTNode, v: Value, value_node: Optional[cst.CSTNode] = None) -> None:
         if isinstance(target, cst.Name):
@@ -381,15 +382,19 @@ class Bindings:
             return
         if isinstance(target, cst.Subscript) and type(target.value) is cst.Name:
             held = self.env.get(target.value.value)
-            if held is not None and held.kind == V.LIST and held.fields is not None:
+            arrays = held is not None and held.kind == V.LIST and held.item is not None \
+                and held.item.kind == V.ARRAY and not held.item.traced
+            if held is not None and held.kind == V.LIST and (held.fields is not None or arrays):
                 # `params["radec"] = ...`: that entry now holds what is assigned
                 key = string_value(target.slice[0].slice.value) if len(target.slice) == 1 and \
                     type(target.slice[0].slice) is cst.Index else None
                 self._forget_aliases(target.value.value, held, f"[{key}]" if key is not None else None)
-                kept = tuple((n, fv) for n, fv in held.fields if key is not None and n != f"[{key}]")
+                kept = tuple((n, fv) for n, fv in held.fields or () if key is not None and n != f"[{key}]")
                 if key is not None and not v.traced and v.kind in (V.NPARRAY, V.ARRAY):
                     kept += ((f"[{key}]", Value(kind=v.kind)),)
-                self.env[target.value.value] = replace_value(held, fields=kept or None)
+                # a dict of JAX arrays stays one only while what is stored is one too
+                item = held.item if not arrays or (v.kind == V.ARRAY and not v.traced) else None
+                self.env[target.value.value] = replace_value(held, fields=kept or None, item=item)
             return
         if isinstance(target, cst.StarredElement):
             self._bind(target.value, Value(traced=v.traced, deps=v.deps))

@@ -130,6 +130,11 @@ class Evaluator:
                     return replace_value(v, const=None)  # another value in a later iteration, or rebound
                 if v.kind == V.LIST and v.shape is not None and not returns.list_length_visible(self, e.value):
                     return replace_value(v, shape=None)  # `LAYERS.append(...)` in some function
+                if v.kind == V.LIST and v.pytype == "dict" and (v.fields is not None or v.item is not None) \
+                        and not v.traced and self.env.get(e.value) is None and _dict_changed(self.text, e.value):
+                    # a dict of the module (or an enclosing function) read here: what its entries
+                    # hold is unknown where the file stores into it or hands it on (`TABLE[k] = ...`)
+                    return replace_value(v, fields=None, item=None)
                 return v
             if e.value in ("True", "False", "None"):
                 return V.STATIC_VALUE
@@ -236,7 +241,15 @@ class Evaluator:
                 key = string_value(e.slice[0].slice.value)
                 for name, fv in base.fields:
                     if key is not None and name == f"[{key}]":
+                        if fv.kind == V.LIST:
+                            # a list of arrays: its items only as `d["k"][0]` (`_entry_item`); a
+                            # name bound to it may see them changed through the dict
+                            break
                         return fv  # `params["radec"]` of `params = {"radec": np.array(...)}`
+            if type(e.value) is cst.Subscript and len(e.slice) == 1 and type(e.slice[0].slice) is cst.Index:
+                held = _entry_item(self, e.value, e.slice[0].slice.value)
+                if held is not None:
+                    return held  # `cache["k"][0]` of `cache = {"k": [jnp.zeros(4)]}`: that array
             if base.kind == V.LIST and len(e.slice) == 1 and type(e.slice[0].slice) is cst.Index:
                 held = _held_item(base, e.slice[0].slice.value)
                 if held is not None:
@@ -244,6 +257,11 @@ class Evaluator:
                 held = _display_item(self, e.value, base, e.slice[0].slice.value)
                 if held is not None:
                     return held  # `tables[0]` of `tables = [np.arange(10.0), ...]`: that array
+                if base.pytype == "dict" and base.item is not None and base.item.kind == V.ARRAY \
+                        and not base.item.traced:
+                    # `params[name]` of a dict whose every value is a concrete JAX array
+                    # (`{"w": jnp.zeros(3), "b": jnp.zeros(2)}`, `dict(w=..., b=...)`)
+                    return Value(kind=V.ARRAY)
             if base.kind == V.STATIC:
                 if idx_traced:
                     return Value(traced=True, deps=deps)
@@ -352,36 +370,18 @@ class Evaluator:
                 return Value(kind=V.LIST, elements=tuple(els))
             return Value(kind=V.TUPLE, elements=tuple(els))
         if t is cst.Dict:
-            # `{"radec": np.array(...)}`: the host NumPy arrays it holds under literal keys
-            # (fields named `[key]`, read back by `d["key"]`; model/kinds.py carries them)
-            # and the tracers it holds (`{"a": jnp.sin(x)}` in traced code): `d["a"]`, and
-            # `d[k]` / `d.values()` when every value is one (`item`)
-            held = []
-            traced_values: list[Value] = []
-            every = bool(e.elements)
-            for el in e.elements:
-                if type(el) is not cst.DictElement:
-                    every = False
-                    continue
-                key = string_value(el.key)
-                ev = self.value(el.value)
-                if ev.traced:
-                    traced_values.append(ev)
-                    if key is not None:
-                        held.append((f"[{key}]", ev))
-                    continue
-                every = False
-                if key is not None and (ev.kind == V.NPARRAY or (
-                        ev.kind == V.STATIC and ev.shape is not None and type(el.value) is cst.Call
-                        and (self.qualname(el.value.func) or "").startswith("numpy."))):
-                    held.append((f"[{key}]", Value(kind=V.NPARRAY)))
-                elif key is not None and ev.kind == V.ARRAY:
-                    # `{"obs": jnp.zeros((n, d))}`: a JAX array, immutable (`d["obs"][i] = o`),
-                    # of the shape the model knows (`d["obs"][n]` is out of bounds)
-                    held.append((f"[{key}]", Value(kind=V.ARRAY, shape=ev.shape, int_range=ev.int_range)))
-            item = _joined(traced_values) if every else None
-            return Value(kind=V.LIST, fields=tuple(held) or None, item=item, pytype="dict")
-        if t in (cst.Set, cst.DictComp):
+            pairs = [(string_value(el.key), el.value) if type(el) is cst.DictElement else None for el in e.elements]
+            return self._dict_display(pairs)
+        if t is cst.DictComp:
+            # `{k: jnp.zeros(s) for k, s in shapes.items()}`: every value a concrete JAX array
+            # (`params[k]` is one, whichever key), else entries unknown
+            item = self._memo.get(id(e.value))  # type: ignore[attr-defined]
+            if item is None:
+                item = self._element_value(e, e.value)  # type: ignore[attr-defined]
+            if item.kind == V.ARRAY and not item.traced:
+                return Value(kind=V.LIST, item=Value(kind=V.ARRAY), pytype="dict")
+            return Value(kind=V.LIST)
+        if t is cst.Set:
             return Value(kind=V.LIST)
         if t in COMPREHENSIONS:
             # the value of one element, as the walk found it in the comprehension's scope
@@ -396,6 +396,73 @@ class Evaluator:
         if t is cst.NamedExpr:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
+
+    def _mapped_dict(self, call: cst.Call) -> Optional[Value]:
+        """``jax.tree.map(f, params)`` with ``f`` a JAX function computing one array
+        (``jnp.zeros_like``, ``jnp.abs``) and ``params`` a dict whose every value is a
+        concrete JAX array (each value a leaf): a dict of the same keys, every value a JAX
+        array; None otherwise (another function, an ``is_leaf``, more trees)."""
+        if len(call.args) != 2 or any(a.star or a.keyword is not None for a in call.args):
+            return None
+        tree = self.value(call.args[1].value)
+        if tree.kind != V.LIST or tree.pytype != "dict" or tree.item is None or tree.item.kind != V.ARRAY \
+                or tree.item.traced or kinds.call_kind(self.qualname(call.args[0].value)) != V.ARRAY:
+            return None
+        return Value(kind=V.LIST, pytype="dict", item=Value(kind=V.ARRAY), fields=tuple(
+            (n, Value(kind=V.ARRAY)) for n, fv in tree.fields or () if fv.kind == V.ARRAY) or None)
+
+    def _dict_display(self, pairs: list) -> Value:
+        """A dict built here, from ``pairs`` (literal key or None, value node; None for a
+        ``**other`` entry): a ``{...}`` display or ``dict(w=..., b=...)``.
+
+        ``{"radec": np.array(...)}``: the host NumPy arrays it holds under literal keys
+        (fields named ``[key]``, read back by ``d["key"]``; model/kinds.py carries them)
+        and the tracers it holds (``{"a": jnp.sin(x)}`` in traced code): ``d["a"]``, and
+        ``d[k]`` / ``d.values()`` when every value is one (``item``); a concrete JAX
+        array when every value is one (``{"w": jnp.zeros(3), "b": jnp.zeros(2)}``:
+        ``d[name]`` is immutable whichever key it names); a tuple display of arrays
+        under a literal key (``{"kv": (jnp.zeros(4), jnp.ones(4))}``: immutable, its
+        items read back by ``d["kv"][0]``)."""
+        held = []
+        traced_values: list[Value] = []
+        every = bool(pairs)
+        every_array = bool(pairs)
+        for pair in pairs:
+            if pair is None:
+                every = every_array = False
+                continue
+            key, node = pair
+            ev = self.value(node)
+            if ev.traced:
+                every_array = False
+                traced_values.append(ev)
+                if key is not None:
+                    held.append((f"[{key}]", ev))
+                continue
+            every = False
+            if ev.kind != V.ARRAY:
+                every_array = False
+            if key is not None and (ev.kind == V.NPARRAY or (
+                    ev.kind == V.STATIC and ev.shape is not None and type(node) is cst.Call
+                    and (self.qualname(node.func) or "").startswith("numpy."))):
+                held.append((f"[{key}]", Value(kind=V.NPARRAY)))
+            elif key is not None and ev.kind == V.ARRAY:
+                # `{"obs": jnp.zeros((n, d))}`: a JAX array, immutable (`d["obs"][i] = o`),
+                # of the shape the model knows (`d["obs"][n]` is out of bounds)
+                held.append((f"[{key}]", Value(kind=V.ARRAY, shape=ev.shape, int_range=ev.int_range)))
+            elif key is not None and ev.kind in (V.TUPLE, V.LIST) and type(node) in (cst.Tuple, cst.List) \
+                    and ev.elements and all(el.kind == V.ARRAY and not el.traced for el in ev.elements):
+                # `{"kv": (k, v)}`, `{"k": [jnp.zeros(4)]}` of JAX arrays: `d["kv"][0]` is one
+                # (a list's item only where the file writes none of it: `_entry_item`)
+                held.append((f"[{key}]", Value(kind=ev.kind, elements=tuple(
+                    Value(kind=V.ARRAY, shape=el.shape) for el in ev.elements))))
+        if every:
+            item = _joined(traced_values)
+        elif every_array:
+            item = Value(kind=V.ARRAY)  # every value a concrete JAX array
+        else:
+            item = None
+        return Value(kind=V.LIST, fields=tuple(held) or None, item=item, pytype="dict")
 
     def _collective_result(self, q: str, arg: Value, traced_ctx: bool, deps: frozenset) -> Value:
         """``lax.pmean((loss, metrics, grads), axis)`` has the structure of its
@@ -467,9 +534,21 @@ class Evaluator:
         deps = frozenset().union(*(v.deps for v in arg_vals)) if arg_vals else frozenset()
         written = dotted_name(func) if type(func) in (cst.Name, cst.Attribute) else None
         head = self.lookup(written.split(".", 1)[0]) if written is not None else None
+        if written == "dict" and e.args and all(a.keyword is not None and not a.star for a in e.args) \
+                and self.builtin_name(func) == "dict":
+            # `dict(w=jnp.zeros(3), b=...)`: the dict display `{"w": ..., "b": ...}`
+            return self._dict_display([(a.keyword.value, a.value) for a in e.args])  # type: ignore[union-attr]
         if written is not None and (head is None or head == V.UNKNOWN_VALUE):
             fields = self._dataclass_fields(written, e)
             cls = self.index.pytree_class(written)
+            if fields is None and cls is not None and cls.flat.get("reg") == "namedtuple" \
+                    and instances.local_class(self, written.split(".", 1)[0]) is None:
+                # `State(w=jnp.zeros(3))` of a NamedTuple of another module (its class record;
+                # by keyword: the record does not keep the fields' order), none assignable
+                # (`s.w` stays what the call gave)
+                names = [n for n, how in cls.flat.get("fields", {}).items() if how != pytrees.CONST]
+                fields = kinds.instance_fields(names, e, self.value) \
+                    if names and all(a.keyword is not None for a in e.args) else None
             if cls is not None:
                 return Value(cls=cls, fields=fields)  # an instance of a pytree class the model reads
             if fields is not None:
@@ -530,6 +609,10 @@ class Evaluator:
                     replace_value(self._returned(k, e, traced_ctx, deps), shape=tuple(sh)) if sh is not None
                     else self._returned(k, e, traced_ctx, deps) for k, sh in known["tuple"]))
         if q is not None:
+            if q in _TREE_MAPS and not traced_ctx:
+                mapped = self._mapped_dict(e)
+                if mapped is not None:
+                    return mapped  # `jax.tree.map(jnp.zeros_like, params)`: a dict of JAX arrays
             if q in apis.PARTIALS:
                 return Value(kind=V.FUNCTION)
             t = apis.transform_for(q)
@@ -656,7 +739,8 @@ class Evaluator:
                     return Value(kind=V.ITERATOR)
                 if name in ("list", "tuple"):
                     # (``pytype``: a Python list or tuple, which `jax.numpy` functions refuse)
-                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None:
+                    if len(arg_vals) == 1 and arg_vals[0].kind in (V.LIST, V.ITERATOR) and arg_vals[0].item is not None \
+                            and arg_vals[0].pytype != "dict":  # (`list(d)` of a dict: its keys)
                         return Value(kind=V.LIST, item=arg_vals[0].item, pytype=name)  # `list(f(x) for x in xs)`
                     # `list(x)` of an array: its rows, tracers; of a value of unknown kind
                     # (a dict of parameters: its keys), not shown to hold one
@@ -1149,9 +1233,12 @@ class Evaluator:
                 token = self._attr_tokens[label] = KeyToken(call, len(self.loop_stack), label)
             return Value(kind=V.KEY, key=token)
         if "dict" in known:
-            return Value(kind=V.LIST, pytype="dict", fields=tuple(
+            fields = tuple(
                 (k, replace_value(self._returned(kind, call, traced_ctx, deps), shape=tuple(sh) if sh is not None else None))
-                for k, kind, sh in known["dict"] if kind in (V.ARRAY, V.NPARRAY)))
+                for k, kind, sh in known["dict"] if kind in (V.ARRAY, V.NPARRAY))
+            # every value a JAX array (`"every": "array"`): `d[name]`, any key, is one
+            item = self._returned(V.ARRAY, call, traced_ctx, deps) if known.get("every") == V.ARRAY else None
+            return Value(kind=V.LIST, pytype="dict", fields=fields, item=item)
         if known.get("array") in (V.ARRAY, V.NPARRAY):
             r = self._returned(known["array"], call, traced_ctx, deps)
             return replace_value(r, shape=tuple(known["shape"])) if "shape" in known else r
@@ -1197,7 +1284,7 @@ class Evaluator:
             return None
         for info in self.index.classes:
             if info.name == written:
-                names = kinds.dataclass_fields(info.node, self.qualname)
+                names = kinds.dataclass_fields(info.node, self.qualname) or kinds.namedtuple_fields(info.node, self.qualname)
                 return kinds.instance_fields(names, call, self.value, kinds.dataclass_int_defaults(info.node)) if names else None
         return None
 
@@ -1255,7 +1342,7 @@ class Evaluator:
                if param in given and given[param].traced]
         return tuple(out) or None
 
-    def _element_value(self, e) -> Value:
+    def _element_value(self, e, expr: Optional[cst.BaseExpression] = None) -> Value:
         """The value of one element of a comprehension asked for before the walk
         reached it (a rule looking at ``np.stack([...])`` on entering the call):
         its targets bound in a scratch scope, with a scratch memo (nothing of it
@@ -1268,7 +1355,7 @@ class Evaluator:
             while f is not None:
                 self._bind(f.target, self._element_of(f.iter, f.target))
                 f = f.inner_for_in
-            return self.value(e.elt)
+            return self.value(expr if expr is not None else e.elt)
         finally:
             self.env.close()
             self._memo = saved
@@ -1295,7 +1382,9 @@ def merged(r: Value, body: Value) -> Value:
     if r.kind == V.UNKNOWN and not r.traced and r.instance is None and r.cls is None and r.fields is None \
             and body.kind == V.LIST and body.pytype == "dict" and body.fields:
         # `buf = init_buffer()` of `return {"obs": jnp.zeros((n, d))}`: `buf["obs"]` of that shape
-        return replace_value(r, kind=V.LIST, pytype="dict", fields=body.fields)
+        # (and `buf[name]` an array when every value is a concrete one)
+        item = body.item if body.item is not None and body.item.kind == V.ARRAY and not body.item.traced else None
+        return replace_value(r, kind=V.LIST, pytype="dict", fields=body.fields, item=item)
     if r.kind == V.UNKNOWN and not r.traced and not r.holds and V.holds_tracer(body):
         # `return State(loss=l)`, `return {"loss": l}`, `return [jnp.sum(p) for p in ps]`
         seq = body.pytype if r.pytype is None and body.pytype in SEQUENCE_TYPES and body.kind in (V.UNKNOWN, V.LIST) else r.pytype
@@ -1319,6 +1408,9 @@ def _imported_constant(known: dict) -> Optional[Value]:
         return Value(kind=V.KEY)  # its identity: ``key_token`` (model/bindings.py)
     return None
 
+
+# `jax.tree.map` under its names
+_TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 
 # the Python sequences ``Value.pytype`` names: what a helper's every return builds
 SEQUENCE_TYPES = ("list", "tuple")
@@ -1371,6 +1463,50 @@ def _display_item(interp, name: cst.BaseExpression, base: Value, index: cst.Base
     n = re.escape(name.value)
     if re.search(rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)", interp.text):
         return None  # an item written somewhere (`tables[0] = ...`)
+    return el
+
+
+def _dict_changed(text: str, name: str) -> bool:
+    """Does the file's text store into the dict ``name`` (``name[k] = v``, ``name[k] += v``),
+    change it by a method (``name.update(...)``, ``setdefault``, ``pop``, ``clear``) or hand
+    it to a call (``reset(name)``, which may do either)?"""
+    n = re.escape(name)
+    return re.search(
+        rf"(?<![\w.]){n}\s*\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)"
+        rf"|(?<![\w.]){n}\s*\.\s*(?:update|setdefault|pop|popitem|clear|__setitem__)\s*\("
+        rf"|(?<![\w.]){n}\s*\|="
+        rf"|[(,]\s*(?:\*\*)?{n}\s*[,)]", text) is not None
+
+
+_LIST_WRITES = r"\s*(?:\[[^\]\n]*\]\s*(?:[-+*/@%&|^]|//|\*\*)?=(?!=)|\.\s*(?:append|extend|insert|pop|remove|clear|sort|reverse)\b)"
+
+
+def _entry_item(interp, entry: cst.BaseExpression, index: cst.BaseExpression) -> Optional[Value]:
+    """``d["k"][i]`` of a list display of JAX arrays the dict ``d`` holds under the literal
+    key ``"k"`` (``{"k": [jnp.zeros(4)]}``), ``i`` a literal in range: that array, where
+    every ``["k"]`` the file's text writes (of any name: an alias of ``d`` too) is read by
+    an integer index at once and nothing is stored into it (``d["k"][0] = ...``,
+    ``d["k"].append(...)``, ``lst = d["k"]``); None otherwise."""
+    if type(entry) is not cst.Subscript or len(entry.slice) != 1 \
+            or type(entry.slice[0].slice) is not cst.Index or type(entry.value) is not cst.Name:
+        return None
+    key = string_value(entry.slice[0].slice.value)
+    held = interp.value(entry.value)
+    if key is None or held.kind != V.LIST or held.pytype != "dict":
+        return None
+    base = next((fv for n, fv in held.fields or () if n == f"[{key}]"), None)
+    i = int_value(index)
+    if base is None or base.kind != V.LIST or base.elements is None or i is None \
+            or not -len(base.elements) <= i < len(base.elements):
+        return None
+    el = base.elements[i]
+    if el.kind != V.ARRAY or el.traced:
+        return None
+    k = re.escape(key)
+    for m in re.finditer(rf"\[\s*(['\"]){k}\1\s*\]", interp.text):
+        rest = interp.text[m.end():m.end() + 200]
+        if not re.match(r"\s*\[\s*-?\d+\s*\]", rest) or re.match(_LIST_WRITES, rest):
+            return None  # read other than by an index, or an item of it written
     return el
 
 

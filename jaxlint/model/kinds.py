@@ -67,7 +67,8 @@ NODRAW = "nodraw:"
 
 # the kinds that cross a call (to a parameter, from a return) and between modules
 # a dict display holding host NumPy arrays or concrete JAX arrays under literal keys:
-# ``dict:radec=nparray``, ``dict:obs=array``
+# ``dict:radec=nparray``, ``dict:obs=array``; ``*=array`` when every value is a JAX array
+# (``dict:*=array,b=array,w=array``: ``params[k]`` is one, whichever key)
 # (this file's calls only: not a cross-module fact)
 DICT = "dict:"
 # ARRAYS: a list or tuple of concrete JAX arrays (``[jnp.ones(3), jnp.zeros(2)]``): its
@@ -90,6 +91,10 @@ def join(a: str, b: str) -> str:
         return b
     if b == BOTTOM or a == b:
         return a
+    if a.startswith(DICT) and b.startswith(DICT):
+        # two dicts of arrays: the entries both hold (`*=array`: every value a JAX array)
+        common = set(a[len(DICT):].split(",")) & set(b[len(DICT):].split(","))
+        return DICT + ",".join(sorted(common)) if common else V.UNKNOWN
     return V.UNKNOWN
 
 
@@ -120,7 +125,9 @@ def fact_name(v: Value) -> str:
         return OBJ + v.instance  # an instance of a class of the project (model/instances.py)
     if v.kind == V.LIST and v.fields is not None:
         held = sorted(f"{n[1:-1]}={fv.kind}" for n, fv in v.fields
-                      if n[:1] == "[" and fv.kind in (V.NPARRAY, V.ARRAY) and not fv.traced)
+                      if n[:1] == "[" and n != "[*]" and fv.kind in (V.NPARRAY, V.ARRAY) and not fv.traced)
+        if held and v.item is not None and v.item.kind == V.ARRAY and not v.item.traced:
+            held.insert(0, "*=" + V.ARRAY)  # every value a concrete JAX array (`params[k]` is one)
         if held and all("," not in h for h in held):
             return DICT + ",".join(held)  # a dict holding arrays under literal keys
     if v.kind in (V.TUPLE, V.LIST, V.ARRAYS) and v.elements and v.fields is None and all(
@@ -159,8 +166,10 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
     if kind.startswith(NODRAW):
         return Value(kind=V.FUNCTION, qualname=kind[len(NODRAW):])
     if kind.startswith(DICT):
-        return Value(kind=V.LIST, fields=tuple((f"[{h.split('=', 1)[0]}]", Value(kind=h.split('=', 1)[1]))
-                                               for h in kind[len(DICT):].split(",")))
+        entries = [h.split("=", 1) for h in kind[len(DICT):].split(",")]
+        item = Value(kind=V.ARRAY) if any(n == "*" for n, _ in entries) else None
+        return Value(kind=V.LIST, fields=tuple((f"[{n}]", Value(kind=k)) for n, k in entries if n != "*") or None,
+                     item=item, pytype="dict" if item is not None else None)
     return V.UNKNOWN_VALUE
 
 
@@ -648,6 +657,25 @@ def dataclass_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optio
                     head = ann.value if isinstance(ann, cst.Subscript) else ann
                     if (qualname(head) or "").endswith("ClassVar"):
                         continue
+                    out.append(small.target.value)
+    return out
+
+
+_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+
+
+def namedtuple_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optional[str]]) -> Optional[list[str]]:
+    """The fields of a ``class State(NamedTuple)`` (its one base), in the order its
+    constructor takes them; None for any other class.  An instance's fields cannot be
+    assigned (``s.w = ...`` raises AttributeError): what the constructor gave stays."""
+    if len(node.bases) != 1 or node.keywords or node.decorators \
+            or (qualname(node.bases[0].value) or "") not in _NAMEDTUPLE_BASES:
+        return None
+    out = []
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     out.append(small.target.value)
     return out
 

@@ -194,7 +194,9 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
             # `return {"obs": jnp.zeros((n, d)), ...}`: the arrays it holds under literal keys
             # (a new dict at each call: `buf["obs"]` of `buf = init_buffer()`)
             held = tuple((name, fv) for name, fv in out.fields if fv.kind in (V.ARRAY, V.NPARRAY) and not fv.traced)
-            return Value(kind=V.LIST, pytype="dict", fields=held) if held else None
+            # every value a concrete JAX array on every return (`buf[name]`, any key, is one)
+            item = out.item if out.item is not None and out.item.kind == V.ARRAY and not out.item.traced else None
+            return Value(kind=V.LIST, pytype="dict", fields=held, item=item) if held else None
         if seq is not None:
             return Value(pytype=seq)  # `return [f(x) for x in xs]`, `return list(...)`: a list
         return out if out.kind in _KEPT else None
@@ -333,8 +335,7 @@ def exported_values(interp: Any) -> dict[str, dict]:
             out[name] = {"int": v.const}
         elif v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
             # `return {"obs": jnp.zeros((n, d))}`: the arrays a new dict holds under literal keys
-            out[name] = {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None]
-                                  for k, fv in v.fields]}
+            out[name] = _dict_record(v)
         elif v.kind in (V.UNKNOWN, V.ARRAYS) and v.pytype in ("list", "tuple"):
             out[name] = {"pytype": v.pytype}  # every return a Python list (`return tree_leaves(t)`)
         elif v.kind == V.TUPLE and v.elements is not None and 1 < len(v.elements) <= 16 \
@@ -364,8 +365,19 @@ def value_record(v: Optional[Value]) -> Optional[dict]:
     if is_list(v):
         return {"pytype": "list"}
     if v.kind == V.LIST and v.pytype == "dict" and v.fields and len(v.fields) <= 16:
-        return {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None] for k, fv in v.fields]}
+        return _dict_record(v)
     return None
+
+
+def _dict_record(v: Value) -> dict:
+    """A new dict of arrays under literal keys as a ``values`` record: ``{"dict": [[key,
+    kind, shape or None], ...]}``, and ``"every": "array"`` when every value it holds is a
+    concrete JAX array (``buf[name]``, whichever key, is one)."""
+    out: dict = {"dict": [[k, fv.kind, list(fv.shape) if fv.shape is not None else None]
+                          for k, fv in v.fields or () if fv.kind in (V.ARRAY, V.NPARRAY)]}
+    if v.item is not None and v.item.kind == V.ARRAY and not v.item.traced:
+        out["every"] = V.ARRAY
+    return out
 
 
 def class_values(interp: Any, cls: ClassInfo) -> dict:

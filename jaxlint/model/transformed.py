@@ -80,8 +80,13 @@ def gradient_tree(transform: str, grad_call: cst.Call, arg: Value, traced: bool)
     a JAX array (``grads["w"]``), a tracer under a trace; else None (unknown)."""
     if apis.canonical(transform) != "jax.grad" or len(grad_call.args) != 1 or grad_call.args[0].keyword is not None:
         return None
-    if arg.kind != V.LIST or not arg.fields or not all(
-            n[:1] == "[" and fv.kind in (V.ARRAY, V.NPARRAY) for n, fv in arg.fields):
+    # (a tuple or list of arrays under a key: not followed)
+    leaves = tuple(f for f in arg.fields or () if f[1].kind not in (V.TUPLE, V.LIST) or f[1].traced)
+    if arg.kind != V.LIST or not leaves or not all(
+            n[:1] == "[" and fv.kind in (V.ARRAY, V.NPARRAY) for n, fv in leaves):
         return None
-    return Value(kind=V.LIST, fields=tuple((n, Value(kind=V.ARRAY, traced=traced)) for n, _ in arg.fields),
-                 pytype="dict")
+    # every value a JAX array (`arg.item`): so is every gradient, whichever key reads it
+    item = Value(kind=V.ARRAY, traced=traced) if arg.item is not None and arg.item.kind == V.ARRAY \
+        and not arg.item.traced else None
+    return Value(kind=V.LIST, fields=tuple((n, Value(kind=V.ARRAY, traced=traced)) for n, _ in leaves),
+                 item=item, pytype="dict")

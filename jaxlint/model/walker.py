@@ -202,6 +202,12 @@ class Walker:
             held = env.get(name)
             if not reader and held is not None and _holds_tracers(held):
                 held = env[name] = replace_value(held, elements=None, item=None)  # `lst.insert(0, ...)`
+            if not reader and held is not None and held.kind == V.LIST and held.item is not None \
+                    and held.item.kind == V.ARRAY:
+                # `params.update(w=np.zeros(3))`, `reset(params)`: its values may no longer be JAX arrays
+                if held.fields is None:
+                    self._forget_aliases(name, held)
+                held = env[name] = replace_value(held, item=None)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 if not reader:
                     self._forget_aliases(name, held)  # `b2 = buf; prepare(b2)`: `buf` too

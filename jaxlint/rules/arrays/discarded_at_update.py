@@ -29,7 +29,8 @@ class DiscardedAtUpdate(Rule):
         "Flags an expression statement `x.at[idx].set(v)` (or `.add`, `.subtract`, `.multiply`, "
         "`.divide`, `.power`, `.min`, `.max`, `.apply`) whose result is not used; so are "
         "`jnp.put(a, ind, v, inplace=False)` (`jnp.place`, `jnp.fill_diagonal`, "
-        "`jnp.put_along_axis`) and `x.sort()` on a JAX array, written as statements. In a "
+        "`jnp.put_along_axis`) and `x.sort()` on a JAX array (also one a dict holds: `params[k].sort()` "
+        "of a dict whose every value is a JAX array), written as statements. In a "
         "notebook, the expression a cell ends with is the cell's shown output, not discarded "
         "(unless a trailing `;` hides it). Not an `.at` of an object built from a class statement "
         "of the file (any scope: `t = Tree(...)` of `class Tree(pytreeclass.TreeClass)`, a class "
@@ -89,6 +90,26 @@ class DiscardedAtUpdate(Rule):
                 grid = jnp.zeros((2, 3))
                 with pytest.raises(ValueError):
                     grid.at[0].set(jnp.ones(4))
+            """
+        ),
+        # the same in dicts of NumPy arrays and of lists (sorted in place), a dict with one
+        # NumPy value (`mixed[k]` unknown)
+        Valid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            def sort_all(names):
+                host = {"w": np.array([3.0, 1.0]), "b": np.array([2.0, 1.0])}
+                for k in host:
+                    host[k].sort()
+                lists = dict(order=[2, 0, 1])
+                lists["order"].sort()
+                mixed = {"w": jnp.array([3.0, 1.0]), "b": np.array([2.0, 1.0])}
+                for k in names:
+                    mixed[k].sort()
+                return host, lists, mixed
             """
         ),
         # a Python list sorts in place; the functional forms assigned
@@ -274,6 +295,40 @@ class DiscardedAtUpdate(Rule):
             """,
             unsafe=True,
         ),
+        # an array a dict holds: under a literal key, or any key of a dict whose every
+        # value is a JAX array (`dict(...)`, a display)
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+
+            def sort_all():
+                params = {"w": jnp.array([3.0, 1.0]), "b": jnp.array([2.0, 1.0])}
+                for k in params:
+                    params[k].sort()
+                ranks = dict(order=jnp.array([2, 0, 1]))
+                ranks["order"].sort()
+                return params, ranks
+            """,
+            expected=[(7, 9), (9, 5)],
+            messages=[
+                "`params[k].sort()` returns a sorted copy and leaves `params[k]` unchanged (JAX arrays are immutable; NumPy's `sort()` works in place); the result is discarded, so this line does nothing. Assign it: `params[k] = params[k].sort()`",
+                '`ranks["order"].sort()` returns a sorted copy and leaves `ranks["order"]` unchanged (JAX arrays are immutable; NumPy\'s `sort()` works in place); the result is discarded, so this line does nothing. Assign it: `ranks["order"] = ranks["order"].sort()`',
+            ],
+            fixed="""
+            import jax.numpy as jnp
+
+
+            def sort_all():
+                params = {"w": jnp.array([3.0, 1.0]), "b": jnp.array([2.0, 1.0])}
+                for k in params:
+                    params[k] = params[k].sort()
+                ranks = dict(order=jnp.array([2, 0, 1]))
+                ranks["order"] = ranks["order"].sort()
+                return params, ranks
+            """,
+            unsafe=True,
+        ),
     ]
 
     def visit_Expr(self, node: cst.Expr) -> None:
@@ -350,7 +405,10 @@ class DiscardedAtUpdate(Rule):
     def _sort_discarded(self, node: cst.Expr, func: cst.Attribute) -> None:
         """`x.sort()` on a JAX array: NumPy sorts in place, JAX returns a sorted copy."""
         ctx = self.ctx
-        if ctx.value(func.value).kind != V.ARRAY or dotted_name(func.value) is None:
+        # `x.sort()`, `self.x.sort()`; `params[k].sort()` of an array a dict (or list) holds
+        held = isinstance(func.value, cst.Subscript) and dotted_name(func.value.value) is not None \
+            and ctx.value(func.value.value).kind == V.LIST
+        if ctx.value(func.value).kind != V.ARRAY or (dotted_name(func.value) is None and not held):
             return
         base = ctx.code(func.value).strip()
         the_fix = None

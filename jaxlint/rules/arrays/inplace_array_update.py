@@ -89,7 +89,16 @@ class InplaceArrayUpdate(Rule):
         "arrays; not in a module that imports Pallas, whose kernels annotate their Refs `jax.Array` and write them in place), or "
         "the entry of a dict that holds a JAX array under that literal key (`buffer[\"obs\"][i] = obs` "
         "with `buffer = {\"obs\": jnp.zeros(...)}`, here or passed by every call of the helper, "
-        "`d[\"obs\"] = jnp...` stored, `grads = jax.grad(loss)(params, x)` of such a dict). "
+        "`d[\"obs\"] = jnp...` stored, `grads = jax.grad(loss)(params, x)` of such a dict), "
+        "any entry of a dict whose every value is a JAX array (`grads[name][i] += lr`, `for k in "
+        "params: params[k][0] = 0`, `for v in params.values()`, with `params = {...}`, "
+        "`dict(w=..., b=...)`, `{k: jnp.zeros(s) for ...}`, `jax.tree.map(jnp.ones_like, ...)` of "
+        "one, or a helper's, here or in another module, that builds one), a field "
+        "of a NamedTuple, dataclass, flax struct or chex dataclass built here with a JAX array "
+        "(`s.w[0] = 1.0`), or an item of a tuple of JAX arrays (`ws[0][1] = 0.0`, also held in a "
+        "dict). A dict stops counting as one where something else is stored into it, a method "
+        "changes it (`update`), or it is handed to a call; a module-level dict read in a "
+        "function, where the file does any of that anywhere. "
         "NumPy arrays, lists, dicts and unannotated pytree arguments are left alone, and so is a string index "
         "(`metrics[\"loss\"] = v`: no JAX array takes one, the value is a dict).\n\n"
         "A value that is a JAX array on the paths through a branch and a host NumPy array on the "
@@ -131,7 +140,7 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
+        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
         "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
         "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
@@ -352,6 +361,37 @@ class InplaceArrayUpdate(Rule):
                 starts = [lax.full((), 0, 'int32')] * operand.ndim
                 starts[0] = i
                 return lax.dynamic_slice(operand, starts, (1,) * operand.ndim)
+            """
+        ),
+        # the same containers of NumPy arrays, a dict with one NumPy value, an entry
+        # rebound to a NumPy array or updated functionally, a dict changed by `update`
+        Valid(
+            """
+            from typing import NamedTuple
+
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            class State(NamedTuple):
+                w: object
+
+
+            def update(name, lr):
+                grads = {"w": np.zeros(3), "b": np.zeros(3)}
+                grads[name][0] += lr
+                mixed = dict(w=jnp.ones(3), b=np.ones(2))
+                mixed[name][0] = 0.0
+                params = {"w": jnp.ones(3), "b": jnp.ones(2)}
+                params[name] = params[name].at[0].set(1.0)
+                params[name] = np.array(params[name])
+                params[name][1] = 0.0
+                other = {"w": jnp.ones(3), "b": jnp.ones(2)}
+                other.update(w=np.zeros(3), b=np.zeros(2))
+                other[name][0] = 0.0
+                s = State(np.zeros(3))
+                s.w[0] = 1.0
+                return grads, mixed, params, other, s
             """
         ),
         # jnp.split (like array_split, meshgrid, broadcast_arrays) returns a Python list
@@ -1053,6 +1093,41 @@ class InplaceArrayUpdate(Rule):
             expected=[(6, 5)],
             messages=["JAX arrays are immutable: `x[1:][0] = ...` raises TypeError. Use `x = x.at[...].set(...)`, with one index that selects what `x[1:][0]` selects"],
         ),
+        # any entry of a dict whose every value is a JAX array: a display, `dict(...)`,
+        # the values of such a dict; a NamedTuple's field; an array held in a tuple
+        Invalid(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+
+            class State(NamedTuple):
+                w: jax.Array
+                step: int
+
+
+            def update(name, lr):
+                grads = {"w": jnp.zeros(3), "b": jnp.zeros(3)}
+                grads[name][0] += lr
+                params = dict(w=jnp.ones(3), b=jnp.ones(2))
+                for v in params.values():
+                    v[0] = 0.0
+                s = State(jnp.zeros(3), 0)
+                s.w[0] = 1.0
+                ws = (jnp.ones(3), jnp.ones(3))
+                ws[0][1] = 0.0
+                return grads, params, s, ws
+            """,
+            expected=[(14, 5), (17, 9), (19, 5), (21, 5)],
+            messages=[
+                "JAX arrays are immutable: `grads[name][0] += ...` raises TypeError. Use `grads[name] = grads[name].at[0].add(...)`",
+                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `v = v.at[0].set(...)`",
+                "JAX arrays are immutable: `s.w[0] = ...` raises TypeError. Use `s = s._replace(w=s.w.at[0].set(...))`",
+                "JAX arrays are immutable: `ws[0][1] = ...` raises TypeError. Use `ws[0].at[1].set(...)` in a new tuple in place of `ws` (a tuple's item cannot be assigned either)",
+            ],
+        ),
         # an array held in a dict: a dict display of JAX arrays every call passes, the
         # gradients of such a dict (`jax.grad(loss)(params, x)`)
         Invalid(
@@ -1235,6 +1310,23 @@ class InplaceArrayUpdate(Rule):
             selects = f", with one index that selects what `{written}` selects"
         else:
             selects = ""
+        if not selects and binop is None and isinstance(sub.value, cst.Subscript) \
+                and ctx.value(sub.value.value).kind == V.TUPLE:
+            # `ws[0][1] = v` of `ws = (jnp.ones(3), ...)`: the tuple's item cannot be
+            # assigned either (`ws[0] = ...` raises TypeError too)
+            held = ctx.code(sub.value)
+            use = f"{held}.at[{idx}].{method}(...)"
+            selects = f" in a new tuple in place of `{ctx.code(sub.value.value)}` (a tuple's item cannot be assigned either)"
+        frozen = False
+        if not selects and binop is None and isinstance(sub.value, cst.Attribute) \
+                and dotted_name(sub.value.value) is not None:
+            owner = ctx.value(sub.value.value)
+            if owner.cls is not None and owner.cls.flat.get("reg") == "namedtuple":
+                # `s.w[0] = v` of a NamedTuple: its field cannot be assigned either
+                # (`s.w = ...` raises AttributeError): a new record with the field replaced
+                frozen = True
+                o, attr = ctx.code(sub.value.value), sub.value.attr.value
+                use = f"{o} = {o}._replace({attr}={base}.at[{idx}].{method}(...))"
         message = (
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
@@ -1252,7 +1344,7 @@ class InplaceArrayUpdate(Rule):
             return
         the_fix = None
         rebinds_local = not isinstance(sub.value, cst.Name) or ctx.rebinding_works(sub.value.value)
-        if single and dotted_name(sub.value) is not None and rebinds_local:
+        if single and dotted_name(sub.value) is not None and rebinds_local and not frozen:
             v = ctx.code(value).strip()
             if binop is not None:
                 atom = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
