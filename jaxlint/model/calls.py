@@ -1514,6 +1514,8 @@ class CallEffects:
             if self._note_instance_args(call, func):
                 return
             self._note_external_args(call)
+        elif type(func) is cst.Call and self._note_module_call(call, func):
+            pass
         elif type(func) is cst.Call and self.settings.module is not None \
                 and self.qualname(func.func) in arg_shapes.KEEP_SHAPES:
             # `jax.grad(losses.loss)(p, x)`: a call of the imported function with these
@@ -1521,6 +1523,29 @@ class CallEffects:
             pos = positional_args(func)
             if len(pos) == 1 and type(pos[0].value) in (cst.Name, cst.Attribute) and not any(a.star for a in func.args):
                 self._note_external_args(call, pos[0].value)
+
+    def _note_module_call(self, call: cst.Call, func: cst.Call) -> bool:
+        """``Block()(x, "relu", (2, 3))``, ``Block(4)(x, mode)``: the ``__call__`` of a
+        flax/equinox/haiku module class of this file (its own or a base's of this file),
+        built and called at once: join the kinds the call passes, a Python value named
+        ``python``, into that method's ``direct_kinds``, and count the call
+        (model/walker.py compares the count with the uses of the class's name)."""
+        if type(func.func) is not cst.Name:
+            return False
+        ref = self.value(func).instance
+        cls = instances.of_class(self, ref) if ref is not None else None
+        if cls is None or not cls.is_jax_module or cls.name != func.func.value:
+            return False
+        method = instances.class_member(cls, "__call__", self.index.classes)
+        if method is None or type(method.node) is not cst.FunctionDef:
+            return False
+        given = kinds.call_kinds(method.params, call, self.arg_value, n_bound=1, name=kinds.python_name)
+        for p in method.params:
+            if given.get(p.name) == kinds.DEFAULT and p.has_literal_default:
+                given[p.name] = kinds.PYVALUE  # left at its default, a literal (`train=False`)
+        kinds.join_into(method.direct_kinds, given)
+        method.direct_calls += 1
+        return True
 
     def _note_instance_args(self, call: cst.Call, func: cst.Attribute) -> bool:
         """``Diagnostics()._ps_tail(ary, n)``, ``self.diag._ps_tail(ary, n)``, ``d = Cls();

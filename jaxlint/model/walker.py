@@ -91,6 +91,12 @@ class Walker:
                 # `mode: str` reached from traced code: no tracer is a string (jit refuses
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
+            elif p.name in unit.traced_params and unit.direct_kinds.get(p.name) == kinds.PYVALUE \
+                    and self._direct_calls_known(unit):
+                # the `__call__` of a module class (traced by default) whose every call
+                # (`Block()(x, "relu", (2, 3))`, all of them seen) passes a Python value:
+                # what the value is stays unknown
+                env[p.name] = V.UNKNOWN_VALUE
             elif p.name in unit.traced_params and p.name in unit.carry_values and self._carry_sites_known(unit):
                 # the carry of a loop primitive: the initial value's structure, its leaves
                 # tracers (`fori_loop(0, n, body, (xs, h))`: `body(i, args)` gets `args[0]`, a
@@ -290,6 +296,21 @@ class Walker:
             return False
         return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
             == 1 + unit.carry_sites
+
+    def _direct_calls_known(self, unit: Unit) -> bool:
+        """Are the calls ``Cls(...)(...)`` of this file (model/calls.py) all the uses of
+        the module class whose ``__call__`` is ``unit``: no transformation takes it, no other
+        module's fact reaches it, and every mention of the class's name in this file but
+        its ``class`` statement is such a call (not `nn.remat(Cls)`, `Cls().apply`, a
+        subclass, an instance stored or handed on)?"""
+        if unit.trace_sites or unit.origins or unit.foreign_uses or unit.escapes or unit.cls is None \
+                or not unit.direct_calls:
+            return False
+        if not all(r.startswith((MODULE_METHOD, "called from traced")) for r in unit.reasons):
+            return False
+        name = unit.cls.name
+        return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
+            == 1 + unit.direct_calls
 
     def _traced_callers_known(self, unit: Unit) -> bool:
         memo = self.__dict__.setdefault("_traced_callers_memo", {})
