@@ -1136,6 +1136,10 @@ class Indexer:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply":
+                chosen = applied_method(idx, unit, call)  # `model.apply(v, x, method=Net.encode)`
+                if chosen is not None and chosen is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(chosen))
         self._property_edges()
         # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
         idx.custom_rules = custom_rules.find(
@@ -3266,3 +3270,23 @@ def _is_classmethod(unit: Unit) -> bool:
     """Is ``unit`` a method decorated with ``@classmethod``?"""
     return unit.cls is not None and isinstance(unit.node, cst.FunctionDef) and any(
         dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators)
+
+
+def applied_method(idx: "FileIndex", unit: Unit, call: cst.Call) -> Optional[Unit]:
+    """``model.apply(variables, ..., method=Net.encode)`` (or ``method="encode"``) of a
+    flax module class of this file held by ``model``: that method (model/calls.py gives
+    it the kinds the call passes); None when unknown."""
+    chosen = [a for a in call.args if a.keyword is not None and a.keyword.value == "method"]
+    if len(chosen) != 1:
+        return None
+    held = idx.held_function(call.func, unit)
+    if held is None or not held.method or held.unit is None or held.unit.cls is None or held.skip != 1:
+        return None
+    cls = held.unit.cls
+    m = chosen[0].value
+    name = None
+    if type(m) is cst.Attribute and type(m.value) is cst.Name and m.value.value == cls.name:
+        name = m.attr.value
+    elif type(m) is cst.SimpleString and isinstance(m.evaluated_value, str):
+        name = m.evaluated_value
+    return cls.method(name) if name else None

@@ -308,6 +308,12 @@ class Walker:
             return False
         if not all(r.startswith((MODULE_METHOD, "called from traced")) for r in unit.reasons):
             return False
+        if any(self.qualname(d.decorator) != "flax.linen.compact" for d in unit.node.decorators):
+            return False  # (`@nn.jit def encode(...)`: a lifted transformation traces what it is given)
+        if unit.name != "__call__":
+            # `self.pool(x, 3)`, `model.apply(v, x, method=Net.encode)`: every mention of
+            # the method's name, an attribute too, but its `def` is a call seen
+            return kinds.attribute_uses(self.text, unit.name) == 1 + unit.direct_calls
         name = unit.cls.name
         return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
             == 1 + unit.direct_calls
