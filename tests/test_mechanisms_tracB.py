@@ -242,12 +242,32 @@ def test_flax_method_applied_with_method_keyword(tmp_path, monkeypatch):
     ]
 
 
-def test_module_called_from_another_module_with_an_array_stays_traced(tmp_path, monkeypatch):
-    # `blocks.Block` is given a traced array by `other.Outer` (a fact from other.py): its
-    # calls in blocks.py are not all its calls.  `local.py`'s copy is only called in its file
+USER = (
+    "import lib\n"
+    "from mod import Block\n"
+    "\n"
+    "\n"
+    "def helper(x, d):\n"
+    "    return lib.Block()(x, d)\n"
+    "\n"
+    "\n"
+    "def helper2(x, d):\n"
+    "    return Block()(x, d)\n"
+)
+
+
+def test_module_used_by_another_module_stays_traced(tmp_path, monkeypatch):
+    # `blocks.Block` is given a traced array by `other.Outer` (a call fact from other.py);
+    # `lib.Block` and `mod.Block` are called by `user.helper`/`helper2` with a value the
+    # model cannot place (no fact of the call: lib.py and mod.py are told that another
+    # module uses the class, `used_classes`).
+    # `local.py`'s copy is used in its own file only
     local = FLAXMODS[:FLAXMODS.index("class Gate(")].rstrip("\n") + "\n"
-    files = {"blocks.py": local, "local.py": local, "other.py": OTHER}
+    files = {"blocks.py": local, "lib.py": local, "local.py": local, "mod.py": local, "other.py": OTHER,
+             "user.py": USER}
     how = "called from `Outer.__call__` (other.py:11), which is wrapped by jax.jit as `net.apply`"
     assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == [
         ("JAX201", "blocks.py", 9, 12, MSG.format(p="dims", fn="__call__", how=how)),
+        ("JAX201", "lib.py", 9, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Block")),
+        ("JAX201", "mod.py", 9, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Block")),
     ]

@@ -101,6 +101,7 @@ class FileIndex:
     classes: list[ClassInfo] = field(default_factory=list)
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
+    used_classes: frozenset = frozenset()  # module classes other modules use (facts)
     custom_rules: dict = field(default_factory=dict)  # id(rule unit) -> custom_rules.Rule
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
@@ -2196,6 +2197,8 @@ class Indexer:
                     unit.attr_changes.setdefault((m, a), where)
         if reads is not None:
             reads.note_all("repeated", by_qualname)
+        # module classes of this file that other modules use (project/facts.py)
+        self.index.used_classes = frozenset(facts.get("used_classes", ()))
         for qualname in facts.get("repeated", ()):
             # another module calls it in a loop or a comprehension
             unit = by_qualname.get(qualname)

@@ -304,8 +304,8 @@ class Walker:
         its ``class`` statement is such a call (not `nn.remat(Cls)`, `Cls().apply`, a
         subclass, an instance stored or handed on)?"""
         if unit.trace_sites or unit.origins or unit.foreign_uses or unit.escapes or unit.cls is None \
-                or not unit.direct_calls:
-            return False
+                or not unit.direct_calls or unit.cls.name in self.index.used_classes:
+            return False  # (`used_classes`: another module uses the class, project/facts.py)
         if not all(r.startswith((MODULE_METHOD, "called from traced")) for r in unit.reasons):
             return False
         if any(self.qualname(d.decorator) != "flax.linen.compact" for d in unit.node.decorators):
