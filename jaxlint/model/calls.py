@@ -1530,17 +1530,17 @@ class CallEffects:
 
     def _note_module_call(self, call: cst.Call, func: cst.Call) -> bool:
         """``Block()(x, "relu", (2, 3))``, ``Block(4)(x, mode)``: the ``__call__`` of a
-        flax/equinox/haiku module class of this file (its own or a base's of this file),
-        built and called at once: join the kinds the call passes, a Python value named
-        ``python``, into that method's ``direct_kinds``, and count the call
-        (model/walker.py compares the count with the uses of the class's name)."""
+        flax/equinox/haiku module class of this file (its own), built and called at
+        once: join the kinds the call passes, a Python value named ``python``, into
+        that method's ``direct_kinds``, and count the call (model/walker.py compares
+        the count with the uses of the class's name)."""
         if type(func.func) is not cst.Name:
             return False
         ref = self.value(func).instance
         cls = instances.of_class(self, ref) if ref is not None else None
         if cls is None or not cls.is_jax_module or cls.name != func.func.value:
             return False
-        method = instances.class_member(cls, "__call__", self.index.classes)
+        method = cls.methods.get("__call__")  # (its own: a subclass's calls are not counted)
         if method is not None:
             _note_direct(method, call, self.arg_value)
         return True
