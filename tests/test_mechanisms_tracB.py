@@ -185,6 +185,36 @@ METHODS = (
     '        print("coder", type(e).__name__)\n'
 )
 
+# `Sub()(x, (2, 3))` runs the `__call__` `Sub` inherits, but `jax.jit(Sub().apply)` traces it
+# too (JAX: `f(p, x, jnp.array([2, 3]))` raises TracerBoolConversionError): a subclass's
+# calls are not counted as calls of the base's name
+SUB = (
+    "import flax.linen as nn\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "\n"
+    "class Block(nn.Module):\n"
+    "    @nn.compact\n"
+    "    def __call__(self, x, dims):\n"
+    "        if dims[0] > 1:\n"
+    "            x = x * 2\n"
+    "        return nn.Dense(3)(x)\n"
+    "\n"
+    "\n"
+    "class Sub(Block):\n"
+    "    pass\n"
+    "\n"
+    "\n"
+    "class Net(nn.Module):\n"
+    "    @nn.compact\n"
+    "    def __call__(self, x):\n"
+    "        return Sub()(x, (2, 3))\n"
+    "\n"
+    "\n"
+    "f = jax.jit(Sub().apply)\n"
+)
+
 OTHER = (
     "import flax.linen as nn\n"
     "import jax\n"
@@ -212,9 +242,11 @@ def test_flax_module_every_call_seen_passes_python_values(tmp_path, monkeypatch)
     # train=True)`, `train` otherwise left at its literal default.  INVALID: `Gate` is also
     # given a JAX array; `Gate2` is stored in `setup` and called through the attribute with
     # one (a use that is no `Cls(...)(...)` call: its calls are not all seen)
-    assert lint_files(tmp_path, monkeypatch, {"flaxmods.py": FLAXMODS}, select="JAX201") == [
+    files = {"flaxmods.py": FLAXMODS, "sub.py": SUB}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == [
         ("JAX201", "flaxmods.py", 26, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Gate")),
         ("JAX201", "flaxmods.py", 49, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Gate2")),
+        ("JAX201", "sub.py", 9, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Block")),
     ]
 
 
