@@ -215,6 +215,37 @@ SUB = (
     "f = jax.jit(Sub().apply)\n"
 )
 
+# `self(x, jnp.array([2, 3]))` in a method of the class calls `__call__` too (JAX:
+# `net.apply(p, x, method=Net.twice)` under `jax.jit` raises TracerBoolConversionError)
+SELFCALL = (
+    "import flax.linen as nn\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "\n"
+    "class Net(nn.Module):\n"
+    "    @nn.compact\n"
+    "    def __call__(self, x, dims):\n"
+    "        if dims[0] > 1:\n"
+    "            x = x * 2\n"
+    "        return nn.Dense(3)(x)\n"
+    "\n"
+    "    def twice(self, x):\n"
+    "        return self(x, jnp.array([2, 3]))\n"
+    "\n"
+    "\n"
+    "class Outer(nn.Module):\n"
+    "    @nn.compact\n"
+    "    def __call__(self, x):\n"
+    "        return Net()(x, (2, 3))\n"
+    "\n"
+    "\n"
+    "def run(x):\n"
+    "    net = Outer()\n"
+    "    p = net.init(jax.random.key(0), x)\n"
+    "    return jax.jit(net.apply)(p, x)\n"
+)
+
 OTHER = (
     "import flax.linen as nn\n"
     "import jax\n"
@@ -242,10 +273,11 @@ def test_flax_module_every_call_seen_passes_python_values(tmp_path, monkeypatch)
     # train=True)`, `train` otherwise left at its literal default.  INVALID: `Gate` is also
     # given a JAX array; `Gate2` is stored in `setup` and called through the attribute with
     # one (a use that is no `Cls(...)(...)` call: its calls are not all seen)
-    files = {"flaxmods.py": FLAXMODS, "sub.py": SUB}
+    files = {"flaxmods.py": FLAXMODS, "selfcall.py": SELFCALL, "sub.py": SUB}
     assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == [
         ("JAX201", "flaxmods.py", 26, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Gate")),
         ("JAX201", "flaxmods.py", 49, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Gate2")),
+        ("JAX201", "selfcall.py", 9, 12, MSG.format(p="dims", fn="__call__", how="called from traced `__call__`")),
         ("JAX201", "sub.py", 9, 12, MSG.format(p="dims", fn="__call__", how="a method of the module class Block")),
     ]
 

@@ -1620,7 +1620,6 @@ class CallEffects:
         self.arg_calls.append((callee, pos, kw, arg_shapes.call_shapes(self, call)))
 
 
-
 def _note_direct(method: Unit, call: cst.Call, value) -> None:
     """A call of ``method``, a method of a flax/equinox/haiku module class of this file
     (``self`` bound), seen: join the kinds it passes, a Python value named ``python``

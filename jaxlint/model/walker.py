@@ -19,7 +19,7 @@ from jaxlint.model.keyflow import key_like_name
 from jaxlint.model.narrowing import last_small, none_guard
 from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import children, descendants, dotted_name
+from jaxlint.model.walk import children, descendants, dotted_name, walk_tree
 
 # expression nodes without expression children
 _LEAVES = frozenset(
@@ -58,6 +58,23 @@ def _carried(v: Value, deps: frozenset) -> Value:
     if v.kind in (V.TUPLE, V.LIST) and v.elements is not None and v.fields is None and v.pytype is None:
         return Value(kind=v.kind, traced=True, deps=deps, elements=tuple(_carried(e, deps) for e in v.elements))
     return Value(traced=True, deps=deps)
+
+
+def _instance_handed(node: cst.ClassDef) -> bool:
+    """Does a method of the class ``node`` call its instance (`self(x)`) or hand it
+    on (`jax.vmap(self)`, `f(self)`, `m = self`)?  Its ``__call__`` then has calls
+    the model does not count."""
+    for fn in node.body.body:
+        if type(fn) is not cst.FunctionDef or not fn.params.params:
+            continue
+        me = fn.params.params[0].name.value
+        for n in walk_tree(fn.body):
+            t = type(n)
+            if (t is cst.Call and type(n.func) is cst.Name and n.func.value == me) or (
+                    t is cst.Arg and type(n.value) is cst.Name and n.value.value == me) or (
+                    t in (cst.Assign, cst.Return) and type(n.value) is cst.Name and n.value.value == me):
+                return True
+    return False
 
 
 class Walker:
@@ -298,11 +315,13 @@ class Walker:
             == 1 + unit.carry_sites
 
     def _direct_calls_known(self, unit: Unit) -> bool:
-        """Are the calls ``Cls(...)(...)`` of this file (model/calls.py) all the uses of
-        the module class whose ``__call__`` is ``unit``: no transformation takes it, no other
-        module's fact reaches it, and every mention of the class's name in this file but
-        its ``class`` statement is such a call (not `nn.remat(Cls)`, `Cls().apply`, a
-        subclass, an instance stored or handed on)?"""
+        """Are the calls of ``unit``, a method of a module class, that this file records
+        (``direct_calls``, model/calls.py) all its calls: no transformation takes it, no
+        other module's fact reaches it or uses the class, and every mention of the
+        class's name (for ``__call__``: `Block()(x, (2, 3))`, not `nn.remat(Block)`,
+        `Block().apply`, a subclass, an instance stored; nor `self(x)` in the class) or
+        of the method's name (`self.pool(x, 3)`, `method=Net.encode`) but its
+        definition is such a call?"""
         if unit.trace_sites or unit.origins or unit.foreign_uses or unit.escapes or unit.cls is None \
                 or not unit.direct_calls or unit.cls.name in self.index.used_classes:
             return False  # (`used_classes`: another module uses the class, project/facts.py)
@@ -316,7 +335,7 @@ class Walker:
             return kinds.attribute_uses(self.text, unit.name) == 1 + unit.direct_calls
         name = unit.cls.name
         return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
-            == 1 + unit.direct_calls
+            == 1 + unit.direct_calls and not _instance_handed(unit.cls.node)
 
     def _traced_callers_known(self, unit: Unit) -> bool:
         memo = self.__dict__.setdefault("_traced_callers_memo", {})
