@@ -64,6 +64,12 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if interp.static_given:
         # static parameters of other modules' jits that calls here give arrays
         out["static_given"] = {name: dict(sorted(ps.items())) for name, ps in sorted(interp.static_given.items())}
+    direct = sorted({u.cls.name for u in interp.index.units
+                     if u.direct_calls and u.cls is not None and u.cls.scope is interp.index.module_unit})
+    if direct:
+        # module classes whose methods take parameter kinds from this file's calls: the
+        # modules that use them say so (`used_classes`, model/walker.py)
+        out["direct_classes"] = direct
     repeated = _repeated_imports(interp, settings)
     if repeated:
         # functions of other modules this file calls in a loop (run again and again)

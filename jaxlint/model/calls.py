@@ -15,7 +15,7 @@ from jaxlint.model import pytree_methods
 from jaxlint.model import apis, arg_shapes, dispatch, gradtrace, instances, keyflow, kinds, slots
 from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
-from jaxlint.model.index import made_function
+from jaxlint.model.index import applied_method, made_function
 from jaxlint.model.narrowing import is_none
 from jaxlint.model.overrides import none_guarded_calls, subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
@@ -1549,10 +1549,14 @@ class CallEffects:
                 unit.local_calls += 1
         elif type(func) is cst.Attribute:
             cls = self.unit.cls
+            if func.attr.value == "apply":
+                self._note_apply_method(call, func)
             if cls is not None and type(func.value) is cst.Name and self.unit.params \
                     and func.value.value == self.unit.params[0].name and self.lookup(func.value.value) is not None:
                 # `self._fill(buf)`: the kinds a method of this class is given by its class's calls
                 method = cls.methods.get(func.attr.value)
+                if method is not None and cls.is_jax_module:
+                    _note_direct(method, call, self.arg_value)  # (a module class's: model/walker.py)
                 if method is not None and type(method.node) is cst.FunctionDef and not method.node.decorators:
                     kinds.join_into(method.arg_kinds, kinds.call_kinds(method.params, call, self.arg_value, n_bound=1))
                     method.local_calls += 1
@@ -1560,6 +1564,8 @@ class CallEffects:
             if self._note_instance_args(call, func):
                 return
             self._note_external_args(call)
+        elif type(func) is cst.Call and self._note_module_call(call, func):
+            pass
         elif type(func) is cst.Call and self.settings.module is not None \
                 and self.qualname(func.func) in arg_shapes.KEEP_SHAPES:
             # `jax.grad(losses.loss)(p, x)`: a call of the imported function with these
@@ -1567,6 +1573,37 @@ class CallEffects:
             pos = positional_args(func)
             if len(pos) == 1 and type(pos[0].value) in (cst.Name, cst.Attribute) and not any(a.star for a in func.args):
                 self._note_external_args(call, pos[0].value)
+
+    def _note_module_call(self, call: cst.Call, func: cst.Call) -> bool:
+        """``Block()(x, "relu", (2, 3))``, ``Block(4)(x, mode)``: the ``__call__`` of a
+        flax/equinox/haiku module class of this file (its own), built and called at
+        once: join the kinds the call passes, a Python value named ``python``, into
+        that method's ``direct_kinds``, and count the call (model/walker.py compares
+        the count with the uses of the class's name)."""
+        if type(func.func) is not cst.Name:
+            return False
+        ref = self.value(func).instance
+        cls = instances.of_class(self, ref) if ref is not None else None
+        if cls is None or not cls.is_jax_module or cls.name != func.func.value:
+            return False
+        method = cls.methods.get("__call__")  # (its own: a subclass's calls are not counted)
+        if method is not None:
+            _note_direct(method, call, self.arg_value)
+        return True
+
+    _APPLY_OWN = frozenset({"method", "rngs", "mutable", "capture_intermediates"})
+
+    def _note_apply_method(self, call: cst.Call, func: cst.Attribute) -> None:
+        """``model.apply(variables, x, (2, 3), method=Net.encode)`` (or ``method="encode"``)
+        of a flax module class of this file: a call of that method with the arguments
+        after ``variables`` (model/walker.py, ``direct_kinds``)."""
+        if not call.args or call.args[0].keyword is not None or any(a.star for a in call.args):
+            return
+        method = applied_method(self.index, self.unit, call)
+        if method is None:
+            return
+        rest = [a for a in call.args[1:] if a.keyword is None or a.keyword.value not in self._APPLY_OWN]
+        _note_direct(method, call.with_changes(args=rest), self.arg_value)
 
     def _note_instance_args(self, call: cst.Call, func: cst.Attribute) -> bool:
         """``Diagnostics()._ps_tail(ary, n)``, ``self.diag._ps_tail(ary, n)``, ``d = Cls();
@@ -1628,3 +1665,16 @@ class CallEffects:
         kw = tuple((a.keyword.value, kinds.fact_name(self.arg_value(a.value))) for a in call.args if a.keyword is not None)
         self.arg_calls.append((callee, pos, kw, arg_shapes.call_shapes(self, call)))
 
+
+def _note_direct(method: Unit, call: cst.Call, value) -> None:
+    """A call of ``method``, a method of a flax/equinox/haiku module class of this file
+    (``self`` bound), seen: join the kinds it passes, a Python value named ``python``
+    (a parameter left at a literal default too), into ``direct_kinds`` and count it."""
+    if type(method.node) is not cst.FunctionDef:
+        return
+    given = kinds.call_kinds(method.params, call, value, n_bound=1, name=kinds.python_name)
+    for p in method.params:
+        if given.get(p.name) == kinds.DEFAULT and p.has_literal_default:
+            given[p.name] = kinds.PYVALUE  # left at its default, a literal (`train=False`)
+    kinds.join_into(method.direct_kinds, given)
+    method.direct_calls += 1

@@ -102,6 +102,7 @@ class FileIndex:
     classes: list[ClassInfo] = field(default_factory=list)
     sites: list[TransformSite] = field(default_factory=list)
     call_edges: dict[int, set[int]] = field(default_factory=dict)  # caller unit id -> callee ids
+    used_classes: frozenset = frozenset()  # module classes other modules use (facts)
     custom_rules: dict = field(default_factory=dict)  # id(rule unit) -> custom_rules.Rule
     x64_nodes: list[cst.CSTNode] = field(default_factory=list)  # where x64 gets enabled
     # x64 is enabled by a statement of the module body itself (runs at import)
@@ -1158,6 +1159,10 @@ class Indexer:
                                 idx.call_edges.setdefault(id(unit), set()).add(id(m))
             if callee is not None and callee is not unit:
                 idx.call_edges.setdefault(id(unit), set()).add(id(callee))
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply":
+                chosen = applied_method(idx, unit, call)  # `model.apply(v, x, method=Net.encode)`
+                if chosen is not None and chosen is not unit:
+                    idx.call_edges.setdefault(id(unit), set()).add(id(chosen))
         self._property_edges()
         # `f.defvjp(fwd, bwd)`: the rules run where `f` runs, analysed after it
         idx.custom_rules = custom_rules.find(
@@ -2251,6 +2256,8 @@ class Indexer:
                     unit.attr_changes.setdefault((m, a), where)
         if reads is not None:
             reads.note_all("repeated", by_qualname)
+        # module classes of this file that other modules use (project/facts.py)
+        self.index.used_classes = frozenset(facts.get("used_classes", ()))
         for qualname in facts.get("repeated", ()):
             # another module calls it in a loop or a comprehension
             unit = by_qualname.get(qualname)
@@ -3325,3 +3332,23 @@ def _is_classmethod(unit: Unit) -> bool:
     """Is ``unit`` a method decorated with ``@classmethod``?"""
     return unit.cls is not None and isinstance(unit.node, cst.FunctionDef) and any(
         dotted_name(d.decorator) == "classmethod" for d in unit.node.decorators)
+
+
+def applied_method(idx: "FileIndex", unit: Unit, call: cst.Call) -> Optional[Unit]:
+    """``model.apply(variables, ..., method=Net.encode)`` (or ``method="encode"``) of a
+    flax module class of this file held by ``model``: that method (model/calls.py gives
+    it the kinds the call passes); None when unknown."""
+    chosen = [a for a in call.args if a.keyword is not None and a.keyword.value == "method"]
+    if len(chosen) != 1:
+        return None
+    held = idx.held_function(call.func, unit)
+    if held is None or not held.method or held.unit is None or held.unit.cls is None or held.skip != 1:
+        return None
+    cls = held.unit.cls
+    m = chosen[0].value
+    name = None
+    if type(m) is cst.Attribute and type(m.value) is cst.Name and m.value.value == cls.name:
+        name = m.attr.value
+    elif type(m) is cst.SimpleString and isinstance(m.evaluated_value, str):
+        name = m.evaluated_value
+    return cls.method(name) if name else None

@@ -174,10 +174,12 @@ def value_of(kind: str, traced: bool = False, deps: frozenset = frozenset()) -> 
 
 
 # ----------------------------------------------------------------- call sites
-def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Value], n_bound: int = 0) -> dict[str, str]:
+def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Value], n_bound: int = 0,
+               name: Callable[[Value], str] = None) -> dict[str, str]:
     """param name -> the kind ``call`` passes for it (``default`` where it passes
     nothing to a parameter with a default, ``unknown`` where ``*args``/``**kwargs``
-    hide which)."""
+    hide which); ``name``: how a value is named (``fact_name``, or ``python_name``)."""
+    fact = fact_name if name is None else name
     out = {p.name: V.UNKNOWN for p in params}
     if any(a.star for a in call.args):
         return out
@@ -187,11 +189,31 @@ def call_kinds(params: list, call: cst.Call, value: Callable[[cst.CSTNode], Valu
     for a in call.args:
         if a.keyword is None:
             if i < len(positional):
-                out[positional[i].name] = fact_name(value(a.value))
+                out[positional[i].name] = fact(value(a.value))
             i += 1
         elif a.keyword.value in out:
-            out[a.keyword.value] = fact_name(value(a.value))
+            out[a.keyword.value] = fact(value(a.value))
     return out
+
+
+# a Python value (a literal, a shape, a tuple of them) passed by a call in traced code:
+# no tracer (``Block()(x, "relu", (2, 3))``); this file's traced calls only, never a fact
+PYVALUE = "python"
+
+
+def python_value(v: Value, depth: int = 0) -> bool:
+    """Is ``v`` a Python value no trace makes a tracer: a constant or a tuple/list
+    display of them?"""
+    if v.traced or depth > 4:
+        return False
+    if v.kind == V.STATIC:
+        return True
+    return v.kind == V.TUPLE and v.elements is not None and all(python_value(e, depth + 1) for e in v.elements)
+
+
+def python_name(v: Value) -> str:
+    """``fact_name``, or ``PYVALUE`` for a Python value."""
+    return PYVALUE if python_value(v) else fact_name(v)
 
 
 def _defaulted(params: list, out: dict[str, str]) -> None:

@@ -253,6 +253,12 @@ class Unit:
     # the kinds the calls from traced code of this file pass (a method reached through a
     # holder, `model.apply(v, x)` -> `__call__`), joined (model/calls.py, walker.py)
     traced_arg_kinds: dict[str, str] = field(default_factory=dict)
+    # the ``__call__`` of a flax/equinox/haiku module class of this file: the kinds the
+    # calls ``Cls(...)(...)`` of this file pass (a Python value named ``python``,
+    # model/kinds.py), joined, and how many such calls there are (model/calls.py,
+    # walker.py: a parameter every call gives a Python value holds no tracer)
+    direct_kinds: dict[str, str] = field(default_factory=dict)
+    direct_calls: int = 0
     # a body given to a loop primitive of this file (``lax.fori_loop(0, n, body, (xs, h))``):
     # the value of the initial carry each site passes to its carry parameter, joined
     # (model/calls.py), and how many sites there are (model/walker.py: the carry keeps

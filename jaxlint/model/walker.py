@@ -19,7 +19,7 @@ from jaxlint.model.keyflow import key_like_name
 from jaxlint.model.narrowing import last_small, none_guard
 from jaxlint.model.units import MODULE_METHOD, Unit
 from jaxlint.model.values import Value
-from jaxlint.model.walk import children, descendants, dotted_name
+from jaxlint.model.walk import children, descendants, dotted_name, walk_tree
 
 # expression nodes without expression children
 _LEAVES = frozenset(
@@ -60,6 +60,23 @@ def _carried(v: Value, deps: frozenset) -> Value:
     return Value(traced=True, deps=deps)
 
 
+def _instance_handed(node: cst.ClassDef) -> bool:
+    """Does a method of the class ``node`` call its instance (`self(x)`) or hand it
+    on (`jax.vmap(self)`, `f(self)`, `m = self`)?  Its ``__call__`` then has calls
+    the model does not count."""
+    for fn in node.body.body:
+        if type(fn) is not cst.FunctionDef or not fn.params.params:
+            continue
+        me = fn.params.params[0].name.value
+        for n in walk_tree(fn.body):
+            t = type(n)
+            if (t is cst.Call and type(n.func) is cst.Name and n.func.value == me) or (
+                    t is cst.Arg and type(n.value) is cst.Name and n.value.value == me) or (
+                    t in (cst.Assign, cst.Return) and type(n.value) is cst.Name and n.value.value == me):
+                return True
+    return False
+
+
 class Walker:
     """The walk of one unit, for ``Interpreter`` (a mixin)."""
 
@@ -91,6 +108,12 @@ class Walker:
                 # `mode: str` reached from traced code: no tracer is a string (jit refuses
                 # one in a traced slot), so the caller passes a Python value
                 env[p.name] = V.STATIC_VALUE
+            elif p.name in unit.traced_params and unit.direct_kinds.get(p.name) == kinds.PYVALUE \
+                    and self._direct_calls_known(unit):
+                # the `__call__` of a module class (traced by default) whose every call
+                # (`Block()(x, "relu", (2, 3))`, all of them seen) passes a Python value:
+                # what the value is stays unknown
+                env[p.name] = V.UNKNOWN_VALUE
             elif p.name in unit.traced_params and p.name in unit.carry_values and self._carry_sites_known(unit):
                 # the carry of a loop primitive: the initial value's structure, its leaves
                 # tracers (`fori_loop(0, n, body, (xs, h))`: `body(i, args)` gets `args[0]`, a
@@ -296,6 +319,29 @@ class Walker:
             return False
         return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
             == 1 + unit.carry_sites
+
+    def _direct_calls_known(self, unit: Unit) -> bool:
+        """Are the calls of ``unit``, a method of a module class, that this file records
+        (``direct_calls``, model/calls.py) all its calls: no transformation takes it, no
+        other module's fact reaches it or uses the class, and every mention of the
+        class's name (for ``__call__``: `Block()(x, (2, 3))`, not `nn.remat(Block)`,
+        `Block().apply`, a subclass, an instance stored; nor `self(x)` in the class) or
+        of the method's name (`self.pool(x, 3)`, `method=Net.encode`) but its
+        definition is such a call?"""
+        if unit.trace_sites or unit.origins or unit.foreign_uses or unit.escapes or unit.cls is None \
+                or not unit.direct_calls or unit.cls.name in self.index.used_classes:
+            return False  # (`used_classes`: another module uses the class, project/facts.py)
+        if not all(r.startswith((MODULE_METHOD, "called from traced")) for r in unit.reasons):
+            return False
+        if any(self.qualname(d.decorator) != "flax.linen.compact" for d in unit.node.decorators):
+            return False  # (`@nn.jit def encode(...)`: a lifted transformation traces what it is given)
+        if unit.name != "__call__":
+            # `self.pool(x, 3)`, `model.apply(v, x, method=Net.encode)`: every mention of
+            # the method's name, an attribute too, but its `def` is a call seen
+            return kinds.attribute_uses(self.text, unit.name) == 1 + unit.direct_calls
+        name = unit.cls.name
+        return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
+            == 1 + unit.direct_calls and not _instance_handed(unit.cls.node)
 
     def _traced_callers_known(self, unit: Unit) -> bool:
         memo = self.__dict__.setdefault("_traced_callers_memo", {})

@@ -99,6 +99,9 @@ def incoming_facts(
     any_methods = bool(with_methods)
     stored_of = {module: proj.get("stored") or {} for module, _, proj in outputs}
     methods_of = {module: proj.get("methods") or {} for module, _, proj in outputs}
+    # module classes whose methods' parameters take their kinds from the calls of their
+    # own file (model/walker.py, `_direct_calls_known`): told when another module uses them
+    direct_of = {module: frozenset(proj.get("direct_classes") or ()) for module, _, proj in outputs}
     values_of = {module: proj.get("values") or {} for module, _, proj in outputs}
     # module constants some file of the project rebinds (`config.CAPACITY = n`): unknown
     # (not a test module's: a test that sets `config.CAPACITY = 2` for itself does not
@@ -274,6 +277,8 @@ def incoming_facts(
             give(name, target.module, target.qualname, target.kind == "function")
         for name, target in classes:
             give(name, target.module, target.qualname, False)
+            if target.qualname in direct_of.get(target.module, ()):
+                _used_class(out, path_of.get(target.module), target.qualname)
         # ... and reached as attributes of a project module imported here
         # (only the modules that define one are looked for in the text)
         modules = [(n, m) for n, m in modules
@@ -282,7 +287,7 @@ def incoming_facts(
                    or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or (any_x64 and _reexports(index, m, x64_of)) or returns_of.get(m) or kernels_of.get(m) or timers_of.get(m) or (any_methods and _reexports(index, m, with_methods)) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
                    or ints_in(m)
-                   or (not skipped and consts_of(m)) or reexported(m)]
+                   or (not skipped and consts_of(m)) or reexported(m) or direct_of.get(m)]
         if modules and text_of is not None:
             names = frozenset(n for n, _ in modules)
             used = memo.get(("attrs", path)) if memo is not None else None
@@ -292,6 +297,8 @@ def incoming_facts(
                     memo[("attrs", path)] = used
             for name, target_module in modules:
                 for attr in sorted(used[2].get(name, ())):
+                    if attr in direct_of.get(target_module, ()):
+                        _used_class(out, path_of.get(target_module), attr)  # `blocks.Block(...)`
                     # consumers and factories are functions; a jit may be an assignment too
                     give(f"{name}.{attr}", target_module, attr, True)
                     if not skipped:  # `common_types.MODE_TRAIN`, `common_types.Mode.TRAIN`
@@ -473,6 +480,17 @@ def _give_consts(out: dict, path: str, name: str, consts: Mapping[str, str], qua
     for q, kind in consts.items():
         if kind == "enum" and q.startswith(prefix):  # `Mode.TRAIN` of `class Mode(Enum)`
             out.setdefault(path, {}).setdefault("consts", {})[name + q[len(qualname):]] = kind
+
+
+def _used_class(out: dict, target_path: Optional[str], qualname: str) -> None:
+    """Tell the module at ``target_path`` that another module uses its module class
+    ``qualname``: the calls of its own file are not all its calls (model/walker.py)."""
+    if target_path is None:
+        return
+    known = out.setdefault(target_path, {}).setdefault("used_classes", [])
+    if qualname not in known:
+        known.append(qualname)
+        known.sort()
 
 
 def _drop_idle_args(out: dict) -> None:

@@ -58,7 +58,10 @@ class TracedControlFlow(Rule):
         "Shape checks (`x.shape[0] > 2`, `x.ndim`, `len(x)`), `x is None` (and `x == None`: an array compared with None is Python's False), `isinstance`, "
         "static arguments (`static_argnums`/`static_argnames`), parameters annotated `str` or "
         "`Literal[...]` (no tracer is a string: traced code calling `mask(x, model_mode)` passes "
-        "a Python value), loop variables of "
+        "a Python value), parameters of a flax/haiku/equinox module method that every call "
+        "passes a Python value (a literal, a tuple of them, a literal default left alone) where "
+        "every use of the class (`Block()(x, (2, 3))`) or of the method's name (`self.pool(x, 3)`, "
+        "`model.apply(v, x, (2, 3), method=Net.encode)`) in its file is such a call, loop variables of "
         "`range(<static>)` and functions transformed only by `grad`/`value_and_grad`/"
         "`jacfwd`/`jacrev`/`hessian`/`jvp`/`vjp`/`linearize` outside `jit`, and the helpers "
         "they hand their tracers to (which trace with concrete values) are not flagged. Neither are "
@@ -1057,6 +1060,30 @@ class TracedControlFlow(Rule):
                 return limit
             """
         ),
+        # a module's `__call__` whose every call (every use of the class is a call seen:
+        # `Block()(x, (2, 3))`) passes a Python value, or leaves a literal default
+        Valid(
+            """
+            import flax.linen as nn
+
+
+            class Block(nn.Module):
+                @nn.compact
+                def __call__(self, x, dims, act="relu"):
+                    if dims[0] > 1:
+                        x = x * 2
+                    if act == "relu":
+                        x = nn.relu(x)
+                    return nn.Dense(4)(x)
+
+
+            class Net(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    x = Block()(x, (2, 3))
+                    return Block(name="out")(x, dims=(1,), act="gelu")
+            """
+        ),
     ]
 
     INVALID = [
@@ -1131,6 +1158,33 @@ class TracedControlFlow(Rule):
             expected=[(10, 12)],
             messages=[
                 'Python `if` on a traced value: it depends on the traced argument `x` of `_pool` (a method of the module class Pool); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`',
+            ],
+        ),
+        # a parameter of a module's `__call__` that one of its calls (every use of the class
+        # is a call seen) gives a JAX array: under `jax.jit(net.apply)` it is a tracer
+        Invalid(
+            """
+            import flax.linen as nn
+            import jax.numpy as jnp
+
+
+            class Block(nn.Module):
+                @nn.compact
+                def __call__(self, x, dims):
+                    if dims[0] > 1:
+                        x = x * 2
+                    return nn.Dense(4)(x)
+
+
+            class Net(nn.Module):
+                @nn.compact
+                def __call__(self, x):
+                    x = Block()(x, (2, 3))
+                    return Block()(x, jnp.array([1, 2]))
+            """,
+            expected=[(8, 12)],
+            messages=[
+                'Python `if` on a traced value: it depends on the traced argument `dims` of `__call__` (a method of the module class Block); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`',
             ],
         ),
         # ...and a traced value passed to such a helper makes its parameter traced
