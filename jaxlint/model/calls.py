@@ -1561,6 +1561,7 @@ class CallEffects:
                     kinds.join_into(method.arg_kinds, kinds.call_kinds(method.params, call, self.arg_value, n_bound=1))
                     method.local_calls += 1
                 return
+            self._note_receiver_method(call, func)
             if self._note_instance_args(call, func):
                 return
             self._note_external_args(call)
@@ -1604,6 +1605,24 @@ class CallEffects:
             return
         rest = [a for a in call.args[1:] if a.keyword is None or a.keyword.value not in self._APPLY_OWN]
         _note_direct(method, call.with_changes(args=rest), self.arg_value)
+
+    def _note_receiver_method(self, call: cst.Call, func: cst.Attribute) -> None:
+        """``model.plot(5, 4)``, ``obj`` a name the file binds (not an import, not a class
+        of the file): a call of the method of that name of each flax/equinox/haiku module
+        class of this file (``direct_kinds``; the receiver need not be placed: model/walker.py
+        counts every mention of ``.plot`` but those on an imported module, ``plt.plot``, and
+        a call that passes anything but Python values keeps the method's parameters
+        traced)."""
+        recv = func.value
+        if type(recv) is not cst.Name or recv.value in self.imports.names or not self.index.classes:
+            return
+        attr = func.attr.value
+        if attr.startswith("__") or any(c.name == recv.value for c in self.index.classes):
+            return
+        for c in self.index.classes:
+            method = c.methods.get(attr)
+            if method is not None and c.is_jax_module:
+                _note_direct(method, call, self.arg_value)
 
     def _note_instance_args(self, call: cst.Call, func: cst.Attribute) -> bool:
         """``Diagnostics()._ps_tail(ary, n)``, ``self.diag._ps_tail(ary, n)``, ``d = Cls();

@@ -1126,6 +1126,15 @@ class Indexer:
                         m = c.methods.get(call.func.attr.value)
                         if m is not None and m is not unit:
                             idx.call_edges.setdefault(id(unit), set()).add(id(m))
+                elif callee is None and type(call.func.value) is cst.Name \
+                        and call.func.value.value not in idx.imports.names:
+                    # `model.plot(5, 4)`, the receiver not placed: a call of the method of that
+                    # name of each module class of this file (model/calls.py, `direct_kinds`),
+                    # analysed after this unit
+                    for c in idx.classes:
+                        m = c.methods.get(call.func.attr.value)
+                        if c.is_jax_module and m is not None and m is not unit:
+                            idx.call_edges.setdefault(id(unit), set()).add(id(m))
             else:
                 callee = unit.lookup_def(call.func.value) or self._bound_lambda(unit, call.func.value) \
                     or made_function(unit, call.func, idx.unit_of) \

@@ -338,10 +338,35 @@ class Walker:
         if unit.name != "__call__":
             # `self.pool(x, 3)`, `model.apply(v, x, method=Net.encode)`: every mention of
             # the method's name, an attribute too, but its `def` is a call seen
-            return kinds.attribute_uses(self.text, unit.name) == 1 + unit.direct_calls
+            return kinds.attribute_uses(self.text, unit.name) - self._import_receiver_uses(unit.name) \
+                == 1 + unit.direct_calls
         name = unit.cls.name
         return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
             == 1 + unit.direct_calls and not _instance_handed(unit.cls.node)
+
+    def _import_receiver_uses(self, attr: str) -> int:
+        """How many times ``attr`` is written as an attribute of a name that only an import
+        binds (``plt.plot`` after ``import matplotlib.pyplot as plt``): a module's function,
+        not a method of this file's classes.  A name written anywhere but in an import line
+        or before a ``.`` (`plt = fig`, `f(plt)`) is not counted: its attributes stay uses."""
+        memo = self.__dict__.setdefault("_import_receiver_memo", {})
+        if attr not in memo:
+            text = self.text
+            out = 0
+            for name in self.index.imports.names:
+                if "." in name or f"{name}." not in text:
+                    continue
+                pat = rf"(?<![\w.]){re.escape(name)}(?!\w)"
+                pure = True
+                for m in re.finditer(pat + r"(?!\s*\.)", text):
+                    line = text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip()
+                    if not line.startswith(("import ", "from ")) or "(" in line:
+                        pure = False
+                        break
+                if pure:
+                    out += len(re.findall(pat + rf"\s*\.\s*{re.escape(attr)}(?!\w)", text))
+            memo[attr] = out
+        return memo[attr]
 
     def _traced_callers_known(self, unit: Unit) -> bool:
         memo = self.__dict__.setdefault("_traced_callers_memo", {})
