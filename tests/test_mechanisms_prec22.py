@@ -11,6 +11,14 @@
    An eager call with an array (``model.plot(jnp.array(4), 5)``) runs, but the model
    keeps today's finding there: a call that passes anything but a Python value leaves
    the method traced by default.
+
+2. JAX504: a loop counter over a constant range of at most 8 values (``range(3)``,
+   ``range(num_viz)`` with ``num_viz = 3`` bound once, ``range(1, 4)``) inside another
+   loop of the same scope is not one compile per iteration: each value compiles once, in
+   the outer loop's first pass, then hits the cache (jax 0.10.2 on CPU: VALID_504 below
+   runs with ``sample._cache_size() == 5`` and ``decode`` compiling 3 times after 150
+   calls each).  A bound that is not such a constant (a parameter, ``len(x)``, a name bound
+   twice), a range over more than 8 values, or no loop around it keeps the finding.
 """
 
 from tests.project_files import lint_files
@@ -131,4 +139,105 @@ def test_module_method_on_an_instance_still_traced_otherwise(tmp_path, monkeypat
             args="arguments `n_col`, `n_row`", fn="grid", how="wrapped by jax.jit") + STATIC),
         ("JAX201", "traced_eqx.py", 15, 12, MSG201.format(
             args="argument `n_row`", fn="plot", how="called from traced `train_step`")),
+    ]
+
+
+VALID_504 = (
+    "from functools import partial\n"
+    "\n"
+    "import equinox as eqx\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "num_viz = 3\n"
+    "\n"
+    "\n"
+    "@partial(jax.jit, static_argnums=1)\n"
+    "def sample(x, i):\n"
+    "    return x * i\n"
+    "\n"
+    "\n"
+    "@eqx.filter_jit\n"
+    "def decode(x, i):\n"
+    "    return x + i\n"
+    "\n"
+    "\n"
+    "def train(x, n_epochs):\n"
+    "    for epoch in range(n_epochs):\n"
+    "        for i in range(num_viz):\n"
+    "            x = sample(x, i)\n"
+    "        for j in range(3):\n"
+    "            x = decode(x, j)\n"
+    "        for k in (0, 1, 2):\n"
+    "            x = sample(x, k)\n"
+    "    return x\n"
+    "\n"
+    "\n"
+    "y = jnp.ones(3)\n"
+    "step = 0\n"
+    "while step < 50:\n"
+    "    step += 1\n"
+    "    for i in range(1, 4):\n"
+    "        y = sample(y, i + 1)\n"
+    "print(train(y, 50), sample._cache_size())\n"
+)
+
+INVALID_504 = (
+    "from functools import partial\n"
+    "\n"
+    "import equinox as eqx\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "num_viz = 3\n"
+    "\n"
+    "\n"
+    "@partial(jax.jit, static_argnums=1)\n"
+    "def sample(x, i):\n"
+    "    return x * i\n"
+    "\n"
+    "\n"
+    "@eqx.filter_jit\n"
+    "def decode(x, i):\n"
+    "    return x + i\n"
+    "\n"
+    "\n"
+    "def train(x, n_epochs, n):\n"
+    "    for epoch in range(n_epochs):\n"
+    "        for i in range(n):\n"
+    "            x = sample(x, i)\n"
+    "        for j in range(100):\n"
+    "            x = decode(x, j)\n"
+    "        for k in range(len(x)):\n"
+    "            x = sample(x, k)\n"
+    "        for m in range(num_viz):\n"
+    "            x = sample(x, m)\n"
+    "    for i in range(3):\n"
+    "        x = sample(x, i)\n"
+    "    return x\n"
+    "\n"
+    "\n"
+    "num_viz = 4\n"
+)
+
+MSG504 = (
+    "the loop counter `{c}` is passed as the static argument `i` (position 1): every new value traces and "
+    "compiles the function again. Pass it as a traced argument instead (remove it from "
+    "static_argnums/static_argnames)"
+)
+
+
+def test_counter_over_a_few_constant_values_in_an_outer_loop(tmp_path, monkeypatch):
+    """VALID_504 silent (on main: 3 findings); INVALID_504's twins all reported."""
+    found = lint_files(tmp_path, monkeypatch, {"valid_504.py": VALID_504, "invalid_504.py": INVALID_504},
+                       select="JAX504")
+    assert found == [
+        ("JAX504", "invalid_504.py", 23, 27, MSG504.format(c="i")),
+        ("JAX504", "invalid_504.py", 25, 27,
+         "the loop counter `j` is passed to `decode`, an `eqx.filter_jit` function: every argument that is "
+         "not an array is static (a Python number is hashed into the compile cache), so every new value traces "
+         "and compiles it again (one compile per iteration). Pass it as an array (`jnp.asarray(j)`)"),
+        ("JAX504", "invalid_504.py", 27, 27, MSG504.format(c="k")),
+        ("JAX504", "invalid_504.py", 29, 27, MSG504.format(c="m")),
+        ("JAX504", "invalid_504.py", 31, 23, MSG504.format(c="i")),
     ]

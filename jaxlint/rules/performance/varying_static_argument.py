@@ -23,6 +23,9 @@ _NNX_OPTIMIZERS = frozenset({"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer",
 
 
 _LOOPS = (cst.For, cst.While)
+# a counter over at most this many values (a constant range) in a loop run again: its
+# compiles are few and paid once (see the rule's doc)
+_FEW_VALUES = 8
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -217,7 +220,15 @@ class VaryingStaticArgument(Rule):
         "never names JAX) that is one `return` of such arithmetic of a parameter given one "
         "(`lr=cosine(i)` of `def cosine(step, total=10): return 0.1 * (1 + math.cos(math.pi * "
         "step / total))`; `math.cos`/`exp`/`log`/`sqrt`... of one count); not "
-        "`i % k`, `i // k` or `min(i, k)`, which take few values. The jitted function is "
+        "`i % k`, `i // k` or `min(i, k)`, which take few values. Nor a counter over a constant "
+        "range of at most 8 values (`range(3)`, `range(1, 4)`, `range(num_viz)` with `num_viz = 3` "
+        "bound once) inside another loop of the same scope: each value compiles once, in the "
+        "outer loop's first pass, and every later pass hits the cache (jax 0.10.2: a `for i in "
+        "range(3)` inside 50 epochs leaves `_cache_size() == 3` after 150 calls), a cost paid "
+        "once and bounded by the file itself. 8 is a chosen bound: a handful of compiles of "
+        "one function, the size of a visualisation or evaluation sweep; past it, or where the "
+        "bound is not such a constant (a parameter, `len(x)`, a name bound twice) or no loop "
+        "runs it again, it is reported. The jitted function is "
         "resolved through `@jax.jit(...)`/`@partial(jax.jit, ...)` decorators, `f = jax.jit(g, "
         "static_argnums=...)` bindings and `jax.jit(g, ...)(...)` calls.\n\n"
         "Also flags, in any loop, a static argument made anew in every iteration as an object "
@@ -456,9 +467,59 @@ class VaryingStaticArgument(Rule):
                 return out
             """
         ),
+        # a counter over 3 values inside the training loop: 3 compiles in the first epoch,
+        # cache hits after (`sample._cache_size() == 3` however many epochs run)
+        Valid(
+            """
+            from functools import partial
+
+            import jax
+
+            num_viz = 3
+
+
+            @partial(jax.jit, static_argnums=1)
+            def sample(x, i):
+                return x * i
+
+
+            def train(x, n_epochs):
+                for epoch in range(n_epochs):
+                    for i in range(num_viz):
+                        x = sample(x, i)
+                return x
+            """
+        ),
     ]
 
     INVALID = [
+        # the same counter over 12 values, or over a size known only when it runs
+        Invalid(
+            """
+            from functools import partial
+
+            import jax
+
+
+            @partial(jax.jit, static_argnums=1)
+            def sample(x, i):
+                return x * i
+
+
+            def train(x, n_epochs, sizes):
+                for epoch in range(n_epochs):
+                    for i in range(12):
+                        x = sample(x, i)
+                    for j in range(len(sizes)):
+                        x = sample(x, j)
+                return x
+            """,
+            expected=[(14, 27), (16, 27)],
+            messages=[
+                "the loop counter `i` is passed as the static argument `i` (position 1): every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+                "the loop counter `j` is passed as the static argument `i` (position 1): every new value traces and compiles the function again. Pass it as a traced argument instead (remove it from static_argnums/static_argnames)",
+            ],
+        ),
         # tolerances in a dict of Python floats, given to an `eqx.filter_jit` function: a new
         # value compiles again (2 compiles)
         Invalid(
@@ -679,7 +740,7 @@ class VaryingStaticArgument(Rule):
                 self._fresh_static(node, per_call=True)
             return
         self._fresh_static(node)
-        counters = _loop_counters(ctx)
+        counters = {name: loop for name, loop in _loop_counters(ctx).items() if not self._few_values_again(loop)}
         filtered = self._filter_jitted(node.func) or ctx.value(node.func).transform in _FILTER_JITS
         if filtered:
             self._filter_jit_ints(node, counters)
@@ -696,6 +757,39 @@ class VaryingStaticArgument(Rule):
             if a.keyword is not None and info.static_name(a.keyword.value, loose=True) \
                     and a.keyword.value not in shaping:
                 self._check(a.value, counters, f"`{a.keyword.value}`")
+
+    def _few_values_again(self, loop: cst.For) -> bool:
+        """``for i in range(3)`` (or ``range(num_viz)``, ``num_viz = 3`` bound once; ``range(1,
+        4)``) inside another loop of this scope: the counter takes at most ``_FEW_VALUES``
+        values, each compiled once in the outer loop's first pass and a cache hit after
+        (jax 0.10.2: `_cache_size() == 3` after 150 calls), not one compile per iteration."""
+        it = loop.iter
+        if not isinstance(it, cst.Call) or self.ctx.builtin_name(it.func) != "range" or not 1 <= len(it.args) <= 3 \
+                or any(a.star or a.keyword is not None for a in it.args):
+            return False
+        bounds = [self._constant_int(a.value) for a in it.args]
+        if any(b is None for b in bounds):
+            return False
+        try:
+            n = len(range(*bounds))  # type: ignore[arg-type]
+        except ValueError:  # a zero step
+            return False
+        if n > _FEW_VALUES:
+            return False
+        for frame in self.ctx.loop_stack:
+            if frame.node is loop:
+                return False  # (no loop of this scope around it)
+            if isinstance(frame.node, _LOOPS):
+                return True
+        return False
+
+    def _constant_int(self, e: cst.BaseExpression) -> Optional[int]:
+        """An int literal, or a name its scope binds once to one (``num_viz = 3``)."""
+        v = int_value(e)
+        if v is None and isinstance(e, cst.Name):
+            made = bound_once(self.ctx.index, self.ctx.unit, e)
+            v = int_value(made) if made is not e else None
+        return v
 
     def _new_float(self, node: cst.Call) -> None:
         """A Python float written in a static argument (any argument of an
