@@ -21,6 +21,8 @@
    twice), a range over more than 8 values, or no loop around it keeps the finding.
 """
 
+import json
+
 from tests.project_files import lint_files
 
 MSG201 = (
@@ -111,11 +113,19 @@ FLAX_HELPER = FLAX.replace(
 ).replace("net = Net()\n", "def show(m):\n    return m.grid(5, 4), m.grid(n_row=4, n_col=5)\n\n\nnet = Net()\n")
 
 
+def _notebook(text: str) -> str:
+    """``text`` as a notebook, one cell per top-level block (the cells are one file)."""
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": part.splitlines(True)} for part in text.split("\n\n\n")]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
 def test_module_method_called_on_an_instance_with_python_values_only(tmp_path, monkeypatch):
     found = lint_files(tmp_path, monkeypatch, {
         "valid_eqx.py": EQX + "model.plot(n_row=4, n_col=5)\nmodel.tile(shape=(5, 4))\n",
         "valid_flax.py": FLAX,
         "valid_helper.py": FLAX_HELPER,
+        "valid_nb.ipynb": _notebook(EQX + "model.plot(4, 5)\n"),
     }, select="JAX201")
     assert found == []
 
