@@ -1517,10 +1517,26 @@ class CallEffects:
             if carry_at >= len(params):
                 continue
             name = params[carry_at].name
-            v = self.value(init)
+            v = self._carry_init(init)
             old = body.carry_values.get(name)
             body.carry_values[name] = v if old is None else V.join(old, v)
             body.carry_sites += 1
+
+    def _carry_init(self, e: cst.BaseExpression) -> V.Value:
+        """The value of a loop primitive's initial carry ``e`` as the body receives it
+        before ``_carried`` marks its leaves traced: a Python number (`3.`, `0`, `-1.0`,
+        `True`), alone or an item of a tuple/list display, becomes a 0-d JAX array
+        (JAX converts it: the body's `bool(c)` raises TracerBoolConversionError)."""
+        if _number_literal(e):
+            return V.Value(kind=V.ARRAY)
+        v = self.value(e)
+        if type(e) in (cst.Tuple, cst.List) and v.kind in (V.TUPLE, V.LIST) and v.elements is not None \
+                and len(v.elements) == len(e.elements) and not any(type(el) is cst.StarredElement for el in e.elements):
+            items = tuple(V.Value(kind=V.ARRAY) if _number_literal(el.value) else ev
+                          for el, ev in zip(e.elements, v.elements))
+            if items != v.elements:
+                v = replace(v, elements=items)
+        return v
 
     # -- kinds given by call sites (model/kinds.py) -----------------------------------
     def _note_arg_kinds(self, call: cst.Call) -> None:
@@ -1697,3 +1713,11 @@ def _note_direct(method: Unit, call: cst.Call, value) -> None:
             given[p.name] = kinds.PYVALUE  # left at its default, a literal (`train=False`)
     kinds.join_into(method.direct_kinds, given)
     method.direct_calls += 1
+
+
+def _number_literal(e: cst.BaseExpression) -> bool:
+    """`3.`, `0`, `-1.0`, `1j`, `True`/`False`: a Python number written in place."""
+    if type(e) is cst.UnaryOperation and type(e.operator) in (cst.Minus, cst.Plus):
+        e = e.expression
+    t = type(e)
+    return t in (cst.Integer, cst.Float, cst.Imaginary) or (t is cst.Name and e.value in ("True", "False"))
