@@ -222,18 +222,19 @@ class Walker:
         if type(func) is cst.Attribute and type(func.value) is cst.Name:
             names.append(func.value.value)
         for name in names:
-            held = env.get(name)
+            # (aliases are found by the value as it was bound: `b2 = buf` holds an equal one)
+            orig = held = env.get(name)
             if not reader and held is not None and _holds_tracers(held):
                 held = env[name] = replace_value(held, elements=None, item=None)  # `lst.insert(0, ...)`
             if not reader and held is not None and held.kind == V.LIST and held.item is not None \
                     and held.item.kind == V.ARRAY:
                 # `params.update(w=np.zeros(3))`, `reset(params)`: its values may no longer be JAX arrays
                 if held.fields is None:
-                    self._forget_aliases(name, held)
+                    self._forget_aliases(name, orig)
                 held = env[name] = replace_value(held, item=None)
             if held is not None and held.kind == V.LIST and held.fields is not None:
                 if not reader:
-                    self._forget_aliases(name, held)  # `b2 = buf; prepare(b2)`: `buf` too
+                    self._forget_aliases(name, orig)  # `b2 = buf; prepare(b2)`: `buf` too
                 env[name] = replace_value(held, fields=None)
             elif reader:
                 continue
