@@ -4,6 +4,7 @@ the API tables (``model/apis.py``) and what the file's helpers return."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 import re
 from typing import Optional
 
@@ -1466,6 +1467,7 @@ def _display_item(interp, name: cst.BaseExpression, base: Value, index: cst.Base
     return el
 
 
+@lru_cache(maxsize=1024)  # asked at every read of a module's dict: the file's text is scanned once a name
 def _dict_changed(text: str, name: str) -> bool:
     """Does the file's text store into the dict ``name`` (``name[k] = v``, ``name[k] += v``),
     change it by a method (``name.update(...)``, ``setdefault``, ``pop``, ``clear``) or hand

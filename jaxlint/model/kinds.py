@@ -670,15 +670,22 @@ def dataclass_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Optio
     if not any(qualname(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
                in _DATACLASS_DECORATORS for d in node.decorators):
         return None
+    return _annotated_fields(node, qualname)
+
+
+def _annotated_fields(node: cst.ClassDef, qualname: Optional[Callable[[cst.CSTNode], Optional[str]]]) -> list[str]:
+    """The names a class body annotates (``w: jax.Array``), in order; with ``qualname``,
+    not those annotated ``ClassVar`` (a dataclass's class attributes)."""
     out = []
     for stmt in node.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    ann = small.annotation.annotation
-                    head = ann.value if isinstance(ann, cst.Subscript) else ann
-                    if (qualname(head) or "").endswith("ClassVar"):
-                        continue
+                    if qualname is not None:
+                        ann = small.annotation.annotation
+                        head = ann.value if isinstance(ann, cst.Subscript) else ann
+                        if (qualname(head) or "").endswith("ClassVar"):
+                            continue
                     out.append(small.target.value)
     return out
 
@@ -693,13 +700,7 @@ def namedtuple_fields(node: cst.ClassDef, qualname: Callable[[cst.CSTNode], Opti
     if len(node.bases) != 1 or node.keywords or node.decorators \
             or (qualname(node.bases[0].value) or "") not in _NAMEDTUPLE_BASES:
         return None
-    out = []
-    for stmt in node.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    out.append(small.target.value)
-    return out
+    return _annotated_fields(node, None)
 
 
 def instance_fields(fields: list[str], call: cst.Call, value: Callable[[cst.CSTNode], Value],
