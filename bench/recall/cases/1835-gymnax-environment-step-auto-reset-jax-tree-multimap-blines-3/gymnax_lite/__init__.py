@@ -1,0 +1,3 @@
+from gymnax_lite.registration import make
+
+__all__ = ["make"]
