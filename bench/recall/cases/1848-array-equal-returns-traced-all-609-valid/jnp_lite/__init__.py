@@ -1,0 +1,1 @@
+from jnp_lite.lax_numpy import array_equal
