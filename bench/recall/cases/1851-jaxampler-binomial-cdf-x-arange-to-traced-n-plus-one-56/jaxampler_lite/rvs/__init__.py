@@ -1,0 +1,1 @@
+from .binomial import Binomial
