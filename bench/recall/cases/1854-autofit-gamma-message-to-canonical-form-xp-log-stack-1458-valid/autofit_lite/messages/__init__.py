@@ -1,0 +1,1 @@
+from autofit_lite.messages.gamma import GammaMessage
