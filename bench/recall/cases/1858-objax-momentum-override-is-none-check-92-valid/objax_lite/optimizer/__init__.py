@@ -1,0 +1,1 @@
+from objax_lite.optimizer.momentum import Momentum
