@@ -1,0 +1,3 @@
+from trainer.step import update
+
+__all__ = ["update"]

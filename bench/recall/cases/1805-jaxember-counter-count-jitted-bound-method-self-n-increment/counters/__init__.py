@@ -1,0 +1,3 @@
+from counters.counter import Counter
+
+__all__ = ["Counter"]

@@ -1,0 +1,3 @@
+from counters.counter import CounterWithState
+
+__all__ = ["CounterWithState"]

@@ -1,0 +1,3 @@
+from solver.project import project_nonnegative
+
+__all__ = ["project_nonnegative"]

@@ -1,0 +1,3 @@
+from dynamiqs_lite.stochastic import dssesolve
+
+__all__ = ["dssesolve"]
