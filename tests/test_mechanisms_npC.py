@@ -2,7 +2,9 @@
 recall set: a list that starts empty and is grown with ``.append(tracer)`` holds tracers
 (``np.stack(xs)`` raises TracerArrayConversionError: pymdp's index_to_combination, case
 1226), and SciPy's quadrature (``quad``/``dblquad``/``tplquad``/``nquad``) given a traced
-bound, a traced ``args=`` or an integrand that reads a tracer raises (cases 412/425).
+bound, a traced ``args=`` or an integrand that reads a tracer raises (cases 412/425); and
+a ``jax.custom_jvp``/``jax.custom_vjp`` def differentiated outside jit runs on its primal
+values (its NumPy calls run: the false findings of 412/425 line 6/11 once quad is read).
 Every INVALID program was run with jax 0.10.2 (the errors named in the messages); each
 has a VALID twin that stays silent."""
 
@@ -185,3 +187,88 @@ def test_scipy_quadrature_of_a_traced_value(tmp_path, monkeypatch):
 def test_scipy_quadrature_of_host_values_is_silent(tmp_path, monkeypatch):
     # Python bounds and an integrand of its own variable only; the result scales a tracer
     assert lint_files(tmp_path, monkeypatch, {"main.py": _QUAD_VALID}, select="JAX204") == []
+
+
+_CUSTOM_OPS = """\
+from functools import partial
+
+import jax
+import numpy as np
+
+
+@jax.custom_jvp
+def softplus(x):
+    return np.log1p(np.exp(x))
+
+
+@softplus.defjvp
+def softplus_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return softplus(x), t / (1.0 + np.exp(-float(x)))
+
+
+@partial(jax.custom_vjp, nondiff_argnums=(0,))
+def scaled(k, x):
+    return k * np.sqrt(x)
+
+
+def scaled_fwd(k, x):
+    return scaled(k, x), x
+
+
+def scaled_bwd(k, x, g):
+    return (g * k * 0.5 / x ** 0.5,)
+
+
+scaled.defvjp(scaled_fwd, scaled_bwd)
+"""
+
+_CUSTOM_MAIN = """\
+import jax
+
+import ops
+from ops import scaled
+
+
+def loss(x):
+    return ops.softplus(x) + scaled(2.0, x)
+
+
+print(jax.grad(ops.softplus)(1.0), jax.grad(scaled, argnums=1)(2.0, 4.0), jax.value_and_grad(loss)(1.0))
+"""
+
+_CUSTOM_JITTED = """\
+import jax
+import numpy as np
+
+
+@jax.custom_jvp
+def softplus(x):
+    return np.log1p(np.exp(x))
+
+
+@softplus.defjvp
+def softplus_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return softplus(x), t
+
+
+if __name__ == "__main__":
+    try:
+        print(jax.jit(jax.grad(softplus))(1.0))
+    except jax.errors.TracerArrayConversionError:
+        print("TracerArrayConversionError")
+"""
+
+
+def test_custom_derivative_def_under_eager_grad_runs_on_primal_values(tmp_path, monkeypatch):
+    # jax.grad of a custom_jvp def of another module, of a partial(custom_vjp,
+    # nondiff_argnums) def imported by name, and both called from a helper given to
+    # value_and_grad: NumPy runs on the primal values (the program prints the gradients);
+    # under jit(grad(...)) the body is traced and np.exp raises
+    found = lint_files(tmp_path, monkeypatch, {"ops.py": _CUSTOM_OPS, "main.py": _CUSTOM_MAIN,
+                                               "jitted.py": _CUSTOM_JITTED}, select="JAX204")
+    assert found == [
+        ("JAX204", "jitted.py", 7, 21, "`np.exp` on a traced value (it depends on the traced argument `x` of "
+         "`softplus` (wrapped by jax.jit)): " + _NP.format(fn="exp")),
+    ]
