@@ -889,6 +889,12 @@ HOST_SCIPY_SKIP = frozenset(
     "scipy.integrate." + n for n in "quad dblquad tplquad nquad fixed_quad quadrature romberg".split()
 )
 
+# ... they still run on the host: a traced bound raises TracerBoolConversionError (`quad`
+# compares it), a traced value in `args=` or closed over by the integrand raises
+# ConcretizationTypeError (`float()` of what the integrand returns) (checked on jax 0.10.2
+# with scipy 1.17, under jit and under grad; `fixed_quad` of a closure returns a tracer)
+HOST_QUADRATURE = frozenset("scipy.integrate." + n for n in "quad dblquad tplquad nquad".split())
+
 # jax.scipy's functions (jax 0.10.2), the twin a message names for a SciPy call.
 _JAX_SCIPY = (
     ("special", "bernoulli bessel_jn beta betainc betaln boxcox boxcox1p comb dawsn digamma entr erf erfc erfcx erfinv exp1 expi expit expn factorial fresnel gamma gammainc gammaincc gammaln gammasgn hyp1f1 hyp2f1 i0 i0e i1 i1e kl_div log_ndtr log_softmax loggamma logit logsumexp multigammaln ndtr ndtri owens_t poch polygamma rel_entr sici softmax spence sph_harm_y wofz xlog1py xlogy zeta"),

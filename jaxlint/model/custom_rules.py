@@ -61,6 +61,26 @@ def _nondiff(primal: Unit, qualname: Callable) -> Optional[int]:
     return None
 
 
+def is_custom_def(unit: Unit, qualname: Callable) -> bool:
+    """Is ``unit`` a def decorated with ``jax.custom_jvp``/``jax.custom_vjp`` (also through
+    ``partial``)?  Differentiated outside jit, its body runs on the primal values, which
+    are concrete (JAX hands the tracers to its rules): checked on jax 0.10.2, ``np.exp``
+    in the body of either under ``jax.grad`` runs."""
+    node = unit.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    for d in node.decorators:
+        dec = d.decorator
+        call = dec if isinstance(dec, cst.Call) else None
+        q = qualname(call.func if call is not None else dec)
+        if call is not None and q in apis.PARTIALS:
+            pos = positional_args(call)
+            q = qualname(pos[0].value) if pos else None
+        if q is not None and apis.canonical(q) in _CUSTOM:
+            return True
+    return False
+
+
 def find(calls: list, units: list, resolve: Callable, qualname: Callable) -> dict[int, Rule]:
     """``f.defvjp(fwd, bwd)`` / ``f.defjvp(jvp)`` among the file's calls (unit, call),
     and ``@f.defjvp`` on a def of ``units``, with ``f`` a custom_vjp/custom_jvp def of

@@ -599,6 +599,8 @@ class Indexer:
             prefix += cls.name + "."
         unit = Unit(node=node, name=name, qualname=prefix + name, parent=parent)
         unit.params = self._params(params)
+        if type(node) is cst.FunctionDef and node.decorators:
+            unit.custom_primal = custom_rules.is_custom_def(unit, self.qualname)
         self.index.units.append(unit)
         self.index.unit_of[id(node)] = unit
         return unit

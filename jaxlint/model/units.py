@@ -281,11 +281,15 @@ class Unit:
     # those of ``grad_reasons`` that another module told come from forward mode only
     # (a caller there differentiated only by `jax.jacfwd`/`jax.jvp`: gradtrace.FORWARD_ONLY)
     forward_reasons: set[str] = field(default_factory=set)
+    # a def decorated with jax.custom_jvp/custom_vjp: differentiated outside jit, its body
+    # runs on the primal values (model/custom_rules.is_custom_def)
+    custom_primal: bool = False
 
     @property
     def concrete_traced(self) -> bool:
-        """Traced only by differentiation outside jit: its tracers hold concrete values."""
-        return bool(self.grad_reasons) and not self.traced and not self.host
+        """Traced only by differentiation outside jit: its tracers hold concrete values
+        (not a custom_jvp/custom_vjp def: JAX runs it on the primal values)."""
+        return bool(self.grad_reasons) and not self.traced and not self.host and not self.custom_primal
 
     @property
     def jitted_itself(self) -> bool:

@@ -132,7 +132,7 @@ def join(a: Value, b: Value) -> Value:
         local_array=a.local_array and b.local_array,
         dtype_hint=a.dtype_hint if a.dtype_hint == b.dtype_hint else None,
         shape=a.shape if a.shape == b.shape else None,
-        item=a.item if a.item == b.item else None,
+        item=a.item if a.item == b.item else _grown_item(a, b),
         int_range=a.int_range if a.int_range == b.int_range else None,
         cls=a.cls if a.cls is b.cls else None,
         fields=a.fields if a.fields == b.fields else None,
@@ -141,6 +141,16 @@ def join(a: Value, b: Value) -> Value:
         const=a.const if a.const == b.const else None,
         jax_on_some_path=kind == UNKNOWN and _array_paths(a, b),
     )
+
+
+def _grown_item(a: Value, b: Value) -> Optional[Value]:
+    """A list empty on one path (``xs = []`` before a loop) whose every item is a tracer
+    on the other (appended in the loop's body): its items, where it has any, are tracers."""
+    for empty, grown in ((a, b), (b, a)):
+        if empty.kind == LIST == grown.kind and empty.elements == () and grown.elements is None \
+                and grown.item is not None and grown.item.traced and grown.fields is None:
+            return grown.item
+    return None
 
 
 def _array_paths(a: Value, b: Value) -> bool:

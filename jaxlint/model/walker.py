@@ -245,6 +245,27 @@ class Walker:
                 kept = tuple((n, fv) for n, fv in held.fields if fv.const is None)
                 env[name] = replace_value(held, fields=kept or None)
 
+    def _append_tracer(self, call: cst.Call) -> Optional[tuple[str, Value]]:
+        """``xs.append(v)`` with ``v`` a tracer, ``xs`` a list display that is empty
+        (``xs = []``) or holds only tracers appended so far: every item of ``xs`` is a
+        tracer (``np.stack(xs)`` converts one): the name and its value after the call
+        (the call's other effects, which forget what ``xs`` held, come first)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value != "append" or type(func.value) is not cst.Name \
+                or len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        name = func.value.value
+        held = self.env.get(name)
+        if held is None or held.kind != V.LIST or held.fields is not None or held.pytype not in (None, "list") \
+                or self.unit.host:
+            return None
+        v = self.value(call.args[0].value)
+        grown = held.elements == () or (held.elements is None and held.item is not None and held.item.traced)
+        if not (grown and v.traced):
+            return None
+        item = v if held.item is None else V.join(held.item, v)
+        return name, replace_value(held, elements=None, item=item, shape=None)
+
     def _store_into(self, target: cst.CSTNode) -> None:
         """``d["a"] = v``, ``lst[0] = v``: what the model knew the container held
         (tracers read back by ``d[k]``, ``lst[i]``) is forgotten."""
@@ -862,7 +883,10 @@ class Walker:
                 return
         if t is cst.Call:
             self._call_effects(node)
+            grown = self._append_tracer(node)
             self._forget_dict_entries(node)
+            if grown is not None:
+                self.env[grown[0]] = grown[1]
         elif t is cst.Subscript:
             self._subscript_effects(node)
         elif t is cst.NamedExpr:

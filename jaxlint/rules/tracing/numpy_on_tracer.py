@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
-from jaxlint.model.walk import keyword_arg
+from jaxlint.model.walk import keyword_arg, walk_tree
 
 
 # NumPy functions that call ``__array__`` on their arguments (checked on jax 0.10.2 with
@@ -76,8 +76,11 @@ class NumpyOnTracer(Rule):
         "`np.float32(x)`, and more; and SciPy's own functions (not `jax.scipy`), which run on "
         "the host and convert their arguments the same way: `scipy.special.hyp2f1`, "
         "`scipy.linalg.expm`, `scipy.stats.norm.logpdf`, `scipy.signal.convolve`... (the message "
-        "names the `jax.scipy` twin where JAX has one; SciPy's quadrature routines, which raise "
-        "another error, are left out).\n\n"
+        "names the `jax.scipy` twin where JAX has one). SciPy's quadrature (`scipy.integrate.quad`, "
+        "`dblquad`, `tplquad`, `nquad`) is flagged when a bound or `args=` is traced, or when "
+        "the integrand is a lambda that reads a tracer of the enclosing function: SciPy "
+        "compares the bounds and calls `float()` on what the integrand returns "
+        "(TracerBoolConversionError or ConcretizationTypeError).\n\n"
         "NumPy functions that forward to the array's own method (`np.sum`, `np.mean`, "
         "`np.max`, `np.min`, `np.prod`, `np.std`, `np.var`, `np.argmax`, `np.cumsum`, "
         "`np.all`, `np.any`, `np.reshape`, `np.transpose`, `np.round`, `np.squeeze`, "
@@ -95,7 +98,8 @@ class NumpyOnTracer(Rule):
         "return is a jax.numpy computation (`self._predict(obs)` in traced code is a tracer, "
         "whatever it is given), and host NumPy arrays handed to a function inside a dict "
         "display (`model({\"radec\": np.array(...)})`, then `params[\"radec\"][s]` with `s` "
-        "traced)."
+        "traced), and a list that starts empty and is grown with `.append(...)` of tracers "
+        "(`xs = []`, `xs.append(x % b)` in a loop, then `np.stack(xs)`)."
     )
     why_bad = (
         "A tracer has no data for NumPy to copy. NumPy calls `__array__()` and JAX raises at "
@@ -952,6 +956,9 @@ class NumpyOnTracer(Rule):
         if not ctx.in_tracing:  # also under jax.grad alone: JVP tracers refuse __array__ too
             return
         q = ctx.qualname(node.func)
+        if q in apis.HOST_QUADRATURE:
+            self._quadrature(node, q)  # type: ignore[arg-type]
+            return
         if apis.host_scipy(q):
             self._scipy(node, q)  # type: ignore[arg-type]
             return
@@ -1016,6 +1023,45 @@ class NumpyOnTracer(Rule):
             f"SciPy runs on the host and converts it with `__array__()`, which raises "
             f"TracerArrayConversionError. {instead}",
         )
+
+    def _quadrature(self, node: cst.Call, q: str) -> None:
+        """`quad(f, a, b)` with a traced bound or `args=`, or an integrand lambda that
+        reads a tracer of the enclosing function (`quad(lambda x: c * x, 0, 1)`): SciPy
+        compares the bounds and calls `float()` on what the integrand returns."""
+        ctx = self.ctx
+        traced, how = None, ""
+        for i, a in enumerate(node.args):
+            if a.star:
+                return
+            integrand = (a.keyword is None and i == 0) or (a.keyword is not None and a.keyword.value == "func")
+            if integrand:
+                if type(a.value) is cst.Lambda:
+                    traced = self._captured_tracer(a.value)
+                    how = "the integrand reads it, and SciPy calls `float()` on what the integrand returns, which raises ConcretizationTypeError"
+            else:
+                traced = self._traced_arg(a.value)
+                how = ("SciPy calls `float()` on the integrand's value, which raises ConcretizationTypeError"
+                       if a.keyword is not None and a.keyword.value == "args" else
+                       "SciPy compares it as a Python number, which raises TracerBoolConversionError or ConcretizationTypeError")
+            if traced is not None:
+                break
+        if traced is None:
+            return
+        shown = ctx.code(node.func).strip()
+        self.report(
+            node,
+            f"`{shown}`{'' if shown == q else f' (`{q}`)'} on a traced value ({ctx.describe_origin(traced)}): "
+            f"{how}. Integrate with jax.numpy (`jnp.trapezoid` on a grid, a fixed Gauss rule), or call "
+            f"SciPy through `jax.pure_callback`",
+        )
+
+    def _captured_tracer(self, fn: cst.Lambda) -> Optional[V.Value]:
+        """A tracer of the enclosing scope that the lambda ``fn``'s body reads."""
+        own = {p.name.value for p in (*fn.params.params, *fn.params.kwonly_params, *fn.params.posonly_params)}
+        for n in walk_tree(fn.body):
+            if type(n) is cst.Name and n.value not in own and self.ctx.is_tracer(n):
+                return self.ctx.value(n)
+        return None
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``TABLE[i]``: a host NumPy array indexed by a tracer."""
