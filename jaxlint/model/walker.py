@@ -360,8 +360,11 @@ class Walker:
         if unit.name != "__call__":
             # `self.pool(x, 3)`, `model.apply(v, x, method=Net.encode)`: every mention of
             # the method's name, an attribute too, but its `def` is a call seen
+            # (each class of the file may define it, `GMM.plot` and `BMM.plot`: every `def`
+            # is no use, and `model.plot(5, 4)` counts as a call of each, model/calls.py)
+            defs = sum(1 for u in self.index.units if u.name == unit.name and type(u.node) is cst.FunctionDef)
             return kinds.attribute_uses(self.text, unit.name) - self._import_receiver_uses(unit.name) \
-                == 1 + unit.direct_calls
+                == defs + unit.direct_calls
         name = unit.cls.name
         return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
             == 1 + unit.direct_calls and not _instance_handed(unit.cls.node)
