@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import namespaces
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, descendants, dotted_name
 from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
@@ -104,7 +105,11 @@ class InplaceArrayUpdate(Rule):
         "A value that is a JAX array on the paths through a branch and a host NumPy array on the "
         "others (`ans = np.zeros_like(mu)`, then `if ...: ans = sig * w` where every call passes a "
         "JAX `sig`, or `if on_device: w = jnp.asarray(w)`) is flagged too: the write raises on "
-        "the paths where it is a JAX array. That report has no fix (`.at[]` would fail on the "
+        "the paths where it is a JAX array. So is an array built by an array namespace that a helper, "
+        "here or in another module, returns as `jax.numpy` on some paths and NumPy on the others "
+        "(`xp = array_namespace(x)` of `return jnp` / `return np`, a backend switch `def xp(): "
+        "return jnp if _BACKEND == \"jax\" else numpy`): `out = xp.zeros(n)`, `xp.asarray(a)` and "
+        "arithmetic on them, also returned by a helper. That report has no fix (`.at[]` would fail on the "
         "NumPy array of the other paths). Only a write that runs on every path through that "
         "join is flagged: one under a condition of its own below it (`if not on_device: "
         "w[...] = 0`, `if isinstance(w, np.ndarray): ...`, where `isinstance` makes `w` a host "
@@ -506,9 +511,101 @@ class InplaceArrayUpdate(Rule):
                 return c, h
             """
         ),
+        # array namespaces: one helper returning NumPy on every path; a dual one whose
+        # write runs only where the namespace is NumPy; one updated without item assignment
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            def host_namespace(*arrays):
+                if arrays:
+                    return np
+                return np
+
+            def array_namespace(*arrays):
+                import jax
+                if any(isinstance(a, jax.Array) for a in arrays):
+                    return jnp
+                return np
+
+            def fill_host(cond, a):
+                xp = host_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                out[cond] = a[cond]
+                return out
+
+            def fill_guarded(cond, a):
+                xp = array_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                if xp is np:
+                    out[cond] = a[cond]
+                    return out
+                return out.at[cond].set(a[cond])
+
+            def fill_where(cond, a):
+                xp = array_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                return xp.where(cond, a, out)
+            """
+        ),
     ]
 
+
     INVALID = [
+        # an array namespace a helper returns as jax.numpy on some paths and NumPy on the
+        # others: what its constructors build is a JAX array on the calls that pick jax.numpy
+        Invalid(
+            """
+            import numpy as np
+
+            def array_namespace(*arrays):
+                import jax
+                if any(isinstance(a, jax.Array) for a in arrays):
+                    import jax.numpy as jnp
+                    return jnp
+                return np
+
+            def lazywhere(cond, a, fill):
+                xp = array_namespace(cond, a)
+                out = xp.full(cond.shape, fill)
+                out[cond] = a[cond]
+                return out
+            """,
+            expected=[(13, 5)],
+            messages=["JAX arrays are immutable: `out[cond] = ...` raises TypeError on the calls where `out` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `out = out.at[cond].set(...)` "
+                      "where the namespace is `jax.numpy`"],
+        ),
+        # a backend switch (a global setting), the array built and scaled by a helper
+        Invalid(
+            """
+            import numpy
+            import jax.numpy as jnp
+
+            _BACKEND = "numpy"
+
+            def xp():
+                if _BACKEND == "jax":
+                    return jnp
+                return numpy
+
+            def jacobian(d):
+                np = xp()
+                return 0.5 * np.eye(6) + np.outer(np.ones(6), np.ones(6))
+
+            def scaled(d, ro):
+                jac = jacobian(d)
+                jac[:3, :] /= ro
+                return jac
+            """,
+            expected=[(17, 5)],
+            messages=["JAX arrays are immutable: `jac[:3, :] /= ...` raises TypeError on the calls where `jac` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:3, :].divide(...)` "
+                      "where the namespace is `jax.numpy`"],
+        ),
         # a host placeholder that a branch rebinds to a JAX array: the write raises on the
         # paths through the branch (no fix: `.at[]` fails on the NumPy array of the others)
         Invalid(
@@ -1331,6 +1428,17 @@ class InplaceArrayUpdate(Rule):
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
         )
+        if some_paths and base_val.qualname == namespaces.DUAL:
+            # built by an array namespace that is jax.numpy on some calls, NumPy on the
+            # others (`xp = array_namespace(x)`): no fix either
+            message = (
+                f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
+                f"raises TypeError on the calls where `{ctx.code(sub.value).strip()}` holds a JAX array (an "
+                f"array namespace built it, `jax.numpy` on some calls and NumPy on the others). Update it "
+                f"without item assignment on both (`xp.where`), or use `{use}` where the namespace is `jax.numpy`"
+            )
+            self.report(stmt, message, None)
+            return
         if some_paths:
             # a JAX array on the paths through a branch, a NumPy array on the others: the
             # write raises on the first; `.at[]` would fail on the second, so no fix
