@@ -69,6 +69,35 @@ def _flattened(ctx, sub: cst.Subscript) -> cst.Subscript:
         whitespace_after=cst.SimpleWhitespace(" "))) for i, el in enumerate(joined)])
 
 
+_STOP = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _loop_bodies_only(root: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """Is ``stmt`` in the body of ``root`` (a function) with nothing but loop bodies around
+    it (`for j in range(6): jac[:, j] *= s[j]`)?  A loop picks no path of a join above it;
+    an `if`, an `else`, a handler may (`if not on_device: w[...] = 0`)."""
+    body = getattr(root, "body", None)
+    if body is None or isinstance(root, cst.Module):
+        return False
+    stack: list[tuple[cst.CSTNode, bool]] = [(body, True)]
+    while stack:
+        node, clear = stack.pop()
+        if node is stmt:
+            return clear
+        for child in node.children:
+            if isinstance(child, _STOP) or isinstance(child, cst.BaseExpression):
+                continue
+            if isinstance(child, (cst.For, cst.While)):
+                stack.append((child.body, clear))
+                if child.orelse is not None:
+                    stack.append((child.orelse, False))
+            elif isinstance(child, cst.BaseCompoundStatement):
+                stack.append((child, False))
+            else:
+                stack.append((child, clear))
+    return False
+
+
 class InplaceArrayUpdate(Rule):
     code = "JAX101"
     name = "inplace-array-update"
@@ -547,6 +576,17 @@ class InplaceArrayUpdate(Rule):
                 xp = array_namespace(cond, a)
                 out = xp.zeros(cond.shape)
                 return xp.where(cond, a, out)
+
+            def clip_host_rows(w, on_device):
+                w = np.asarray(w, dtype=float)
+                if on_device:
+                    w = jnp.asarray(w)
+                for i in range(w.shape[0]):
+                    if not on_device:
+                        w[i] = min(w[i], 1.0)
+                else:
+                    pass
+                return w
             """
         ),
     ]
@@ -599,12 +639,42 @@ class InplaceArrayUpdate(Rule):
                 jac = jacobian(d)
                 jac[:3, :] /= ro
                 return jac
+
+            def scaled_columns(d, scale):
+                jac = jacobian(d)
+                for j in range(6):
+                    jac[:, j] *= scale[j]
+                return jac
             """,
-            expected=[(17, 5)],
+            expected=[(17, 5), (23, 9)],
             messages=["JAX arrays are immutable: `jac[:3, :] /= ...` raises TypeError on the calls where `jac` holds "
                       "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
                       "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:3, :].divide(...)` "
+                      "where the namespace is `jax.numpy`",
+                      "JAX arrays are immutable: `jac[:, j] *= ...` raises TypeError on the calls where `jac` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:, j].multiply(...)` "
                       "where the namespace is `jax.numpy`"],
+        ),
+        # a branch joins a JAX and a NumPy array; the write runs in a loop body below the
+        # join, on every path through it (a loop picks no path)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def clip_rows(w, on_device):
+                w = np.asarray(w, dtype=float)
+                if on_device:
+                    w = jnp.asarray(w)
+                for i in range(w.shape[0]):
+                    w[i] = min(w[i], 1.0)
+                return w
+            """,
+            expected=[(9, 9)],
+            messages=["JAX arrays are immutable: `w[i] = ...` raises TypeError on the paths where `w` "
+                      "holds a JAX array (a branch above binds one; the other paths leave a NumPy array). Make "
+                      "it one kind of array on every path and use `w = w.at[i].set(...)`, or `np.where` on both"],
         ),
         # a host placeholder that a branch rebinds to a JAX array: the write raises on the
         # paths through the branch (no fix: `.at[]` fails on the NumPy array of the others)
@@ -1377,7 +1447,8 @@ class InplaceArrayUpdate(Rule):
         # every path through that join (a write under a condition of its own below it
         # may run on the NumPy paths only: `if not on_device: w[...] = 0`)
         some_paths = (base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
-                      and type(sub.value) is cst.Name and ctx.bound_in_this_branch(sub.value.value))
+                      and type(sub.value) is cst.Name and (ctx.bound_in_this_branch(sub.value.value)
+                                                           or _loop_bodies_only(ctx.unit.node, stmt)))
         if base_val.kind != V.ARRAY and not some_paths and not ctx.attribute_holds_jax_array(sub.value):
             return
         if _string_key(sub):
