@@ -70,6 +70,38 @@ def _flattened(ctx, sub: cst.Subscript) -> cst.Subscript:
 
 
 _STOP = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_FLAX_STRUCT = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode"})
+
+
+def _flax_struct(ctx, instance: str) -> bool:
+    """Is ``instance`` (a class of this file, as ``Value.instance`` names it) a flax
+    struct dataclass (``@struct.dataclass``, a ``struct.PyTreeNode``): frozen, its
+    fields replaced with ``.replace(...)``?"""
+    for info in ctx.index.classes:
+        if info.name != instance or not isinstance(info.node, cst.ClassDef):
+            continue
+        heads = [d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator for d in info.node.decorators]
+        heads += [b.value for b in info.node.bases]
+        return any(ctx.qualname(h) in _FLAX_STRUCT for h in heads)
+    return False
+
+
+def _values_loop(ctx, name: str):
+    """The dict a ``for`` around this point reads with ``name`` as its variable (``for v
+    in d.values()``, ``for k, v in d.items()``), written as the code names it; else None."""
+    for frame in reversed(ctx.loop_stack):
+        loop = frame.node
+        if not isinstance(loop, cst.For):
+            continue
+        it = loop.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args
+                and it.func.attr.value in ("values", "items") and dotted_name(it.func.value) is not None):
+            continue
+        names = _targets(loop.target)
+        if (it.func.attr.value == "values" and names == [name]) or (
+                it.func.attr.value == "items" and len(names) == 2 and names[1] == name):
+            return ctx.code(it.func.value).strip()
+    return None
 
 
 def _loop_bodies_only(root: cst.CSTNode, stmt: cst.CSTNode) -> bool:
@@ -174,7 +206,7 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
+        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. A field of a flax struct dataclass gets none either (`s.w = ...` raises FrozenInstanceError): the message names `s = s.replace(w=s.w.at[0].set(...))`. Nor does the variable of a loop over a dict's values (`for v in d.values(): v[0] = x`, also `for k, v in d.items()`): rebinding `v` leaves the dict's array as it was, so the message writes the update back (`for k in d: d[k] = d[k].at[0].set(...)`). The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
         "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
         "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
@@ -655,6 +687,43 @@ class InplaceArrayUpdate(Rule):
                       "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
                       "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:, j].multiply(...)` "
                       "where the namespace is `jax.numpy`"],
+        ),
+        # a field of a flax struct dataclass (imported two ways): `s.w = ...`
+        # raises FrozenInstanceError too, so the advice replaces the field; the values of
+        # a dict read by a loop go back into the dict (rebinding the loop variable does not)
+        Invalid(
+            """
+            import flax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            @struct.dataclass
+            class Params:
+                w: jnp.ndarray
+
+
+            @flax.struct.dataclass
+            class Stats:
+                mean: jnp.ndarray
+
+
+            def reset(n, table):
+                p = Params(w=jnp.zeros(n))
+                p.w[0] = 1.0
+                s = Stats(mean=jnp.ones(n))
+                s.mean[-1] += 2.0
+                buf = {"a": jnp.zeros(n), "b": jnp.ones(n)}
+                for v in buf.values():
+                    v[0] = 0.0
+                return p, s, buf
+            """,
+            expected=[(18, 5), (20, 5), (23, 9)],
+            messages=[
+                "JAX arrays are immutable: `p.w[0] = ...` raises TypeError. Use `p = p.replace(w=p.w.at[0].set(...))`",
+                "JAX arrays are immutable: `s.mean[-1] += ...` raises TypeError. Use `s = s.replace(mean=s.mean.at[-1].add(...))`",
+                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `for k in buf: buf[k] = buf[k].at[0].set(...)` (rebinding the loop variable `v` would leave `buf` unchanged)",
+            ],
         ),
         # a branch joins a JAX and a NumPy array; the write runs in a loop body below the
         # join, on every path through it (a loop picks no path)
@@ -1290,7 +1359,7 @@ class InplaceArrayUpdate(Rule):
             expected=[(14, 5), (17, 9), (19, 5), (21, 5)],
             messages=[
                 "JAX arrays are immutable: `grads[name][0] += ...` raises TypeError. Use `grads[name] = grads[name].at[0].add(...)`",
-                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `v = v.at[0].set(...)`",
+                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `for k in params: params[k] = params[k].at[0].set(...)` (rebinding the loop variable `v` would leave `params` unchanged)",
                 "JAX arrays are immutable: `s.w[0] = ...` raises TypeError. Use `s = s._replace(w=s.w.at[0].set(...))`",
                 "JAX arrays are immutable: `ws[0][1] = ...` raises TypeError. Use `ws[0].at[1].set(...)` in a new tuple in place of `ws` (a tuple's item cannot be assigned either)",
             ],
@@ -1495,6 +1564,20 @@ class InplaceArrayUpdate(Rule):
                 frozen = True
                 o, attr = ctx.code(sub.value.value), sub.value.attr.value
                 use = f"{o} = {o}._replace({attr}={base}.at[{idx}].{method}(...))"
+            elif owner.instance is not None and _flax_struct(ctx, owner.instance):
+                # `s.w[0] = v` of a flax struct dataclass: `s.w = ...` raises
+                # FrozenInstanceError: a new record with the field replaced
+                frozen = True
+                o, attr = ctx.code(sub.value.value), sub.value.attr.value
+                use = f"{o} = {o}.replace({attr}={base}.at[{idx}].{method}(...))"
+        if not selects and binop is None and isinstance(sub.value, cst.Name):
+            loop = _values_loop(ctx, sub.value.value)
+            if loop is not None:
+                # `for v in d.values(): v[0] = x`: rebinding `v` leaves the dict's array as it
+                # was; the update goes back into the dict
+                frozen = True
+                use = f"for k in {loop}: {loop}[k] = {loop}[k].at[{idx}].{method}(...)"
+                selects = f" (rebinding the loop variable `{sub.value.value}` would leave `{loop}` unchanged)"
         message = (
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
