@@ -1075,3 +1075,105 @@ def test_a_defect_of_the_analysis_across_modules_does_not_stop_the_run(tmp_path,
         "(run with --verbose for the traceback)"]
     verbose = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--verbose", "--output-format", "concise"])
     assert "KeyError: 'bench/alpa/util.py'" in verbose.stderr
+
+
+NS_API = """\
+import numpy as np
+
+
+def array_namespace(*arrays):
+    try:
+        import jax
+    except ImportError:
+        return np
+    if any(isinstance(a, jax.Array) for a in arrays):
+        import jax.numpy as jnp
+        return jnp
+    return np
+
+
+def host_namespace(*arrays):
+    return np
+"""
+
+NS_BACKEND = """\
+import numpy
+
+_BACKEND = "numpy"
+
+
+def force_backend(name):
+    global _BACKEND
+    _BACKEND = name
+
+
+def xp():
+    if _BACKEND == "jax":
+        import jax.numpy as jnp
+
+        return jnp
+    return numpy
+
+
+def jacobian(d):
+    np = xp()
+    out = np.zeros((6, 6))
+    out = out + np.diag(np.array([d, d, 1.0, 1.0, d, d]))
+    return out
+"""
+
+NS_USE = """\
+from pk.api import array_namespace, host_namespace
+from pk import backend
+
+
+def lazywhere(cond, arrays, f, fill):
+    xp = array_namespace(cond, *arrays)
+    out = xp.full(cond.shape, fill)
+    out[cond] = f(*(a[cond] for a in arrays))
+    return out
+
+
+def host_fill(cond, a):
+    xp = host_namespace(cond, a)
+    out = xp.zeros(cond.shape)
+    out[cond] = a[cond]
+    return out
+
+
+def where_fill(cond, a):
+    xp = array_namespace(cond, a)
+    return xp.where(cond, a, xp.zeros(cond.shape))
+
+
+def scaled(d, ro):
+    jac = backend.jacobian(d)
+    jac[:3, :] /= ro
+    return jac
+"""
+
+
+def test_an_array_namespace_of_another_module_that_is_jax_numpy_on_some_paths(tmp_path, monkeypatch):
+    """A helper of another module returns `jax.numpy` on some paths and NumPy on the
+    others (scipy's `array_namespace`, a backend switch): an array its constructors
+    build, here or in that module's helper, is a JAX array on some calls, and an item
+    assignment on it raises there.  A namespace that is NumPy on every path, and an
+    update without item assignment, stay silent."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "__init__.py").write_text("")
+    (tmp_path / "pk" / "api.py").write_text(NS_API)
+    (tmp_path / "pk" / "backend.py").write_text(NS_BACKEND)
+    (tmp_path / "pk" / "use.py").write_text(NS_USE)
+    monkeypatch.chdir(tmp_path)
+    found = _lint(tmp_path, "--no-cache")
+    tail = (" holds a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the "
+            "others). Update it without item assignment on both (`xp.where`), or use ")
+    assert found == [
+        ("JAX101", "pk/use.py", 8, 5, "JAX arrays are immutable: `out[cond] = ...` raises TypeError on the "
+         "calls where `out`" + tail + "`out = out.at[cond].set(...)` where the namespace is `jax.numpy`"),
+        ("JAX101", "pk/use.py", 26, 5, "JAX arrays are immutable: `jac[:3, :] /= ...` raises TypeError on the "
+         "calls where `jac`" + tail + "`jac = jac.at[:3, :].divide(...)` where the namespace is `jax.numpy`"),
+    ]
+    assert _lint(tmp_path) == found  # cold with a cache
+    assert _lint(tmp_path) == found  # warm

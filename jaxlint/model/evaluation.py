@@ -11,6 +11,7 @@ from typing import Optional
 import libcst as cst
 
 from jaxlint.model import pytree_methods
+from jaxlint.model import namespaces
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
 from jaxlint.model import values as V
 from jaxlint.model.constants import host_array_expr
@@ -320,6 +321,9 @@ class Evaluator:
                 rng = shape_flow.power_range(l, r) if isinstance(e.operator, cst.Power) else None
                 return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape,
                              int_range=rng)
+            mixed = namespaces.mixed_binop(l, r)
+            if mixed is not None:
+                return mixed  # `out + np.diag(...)` of arrays of the dual namespace
             return V.UNKNOWN_VALUE
         if t is cst.UnaryOperation:
             inner = self.value(e.expression)
@@ -568,6 +572,10 @@ class Evaluator:
             # `state.apply_fn(v, x)` of a flax TrainState, `model.apply(params, rng, x)` of a
             # haiku transform, a jit of another module: JAX computes it on the tracer
             return Value(kind=V.UNKNOWN, traced=True, deps=deps | JAX_COMPUTED)
+        if type(func) is cst.Attribute and head is not None:
+            made = namespaces.built(self.value(func.value), func.attr.value)
+            if made is not None:
+                return made  # `xp.zeros(n)` of `xp = array_namespace(x)`: jax.numpy or NumPy
         q = self.qualname(func)
         # a name of another module of the project, imported absolutely or relatively
         # (`from .helpers import make`: no qualified name, but the facts name it)
@@ -577,6 +585,9 @@ class Evaluator:
             # a helper of another module of the project whose every return has one kind
             # (or hands back what it was given)
             returned = self.index.imported_returns[written]
+            known = self.index.imported_values.get(written)
+            if known is not None and (known.get("namespace") or known.get("array") == "mix"):
+                return self._known_return(known, e, traced_ctx, deps)  # type: ignore[return-value]
             if returned.startswith(kinds.PASS):
                 given = kinds.passed_back(returned, e, self._given)
                 if given is not None:
@@ -1233,6 +1244,10 @@ class Evaluator:
             if token is None:
                 token = self._attr_tokens[label] = KeyToken(call, len(self.loop_stack), label)
             return Value(kind=V.KEY, key=token)
+        if known.get("namespace") == "dual":
+            return namespaces.DUAL_VALUE  # `xp = array_namespace(x)` of another module
+        if known.get("array") == "mix":
+            return namespaces.BUILT  # `out = make_jac(...)` of another module: built by the dual namespace
         if "dict" in known:
             fields = tuple(
                 (k, replace_value(self._returned(kind, call, traced_ctx, deps), shape=tuple(sh) if sh is not None else None))
@@ -1366,6 +1381,9 @@ def merged(r: Value, body: Value) -> Value:
     """What the model knows of a call's result (``r``) with what the callee's body
     gives (``body``): shapes and integers added; a kind the return-kind reading
     left unknown (a tuple, an array built in steps) taken from the body."""
+    if body.qualname == namespaces.DUAL and not r.traced and r.kind in (V.UNKNOWN, V.FUNCTION) \
+            and r.instance is None and r.cls is None and r.fields is None:
+        return body  # the dual namespace (`return jnp` / `return np`), or an array it built
     if r.kind == V.ARRAY and body.kind == V.ARRAY:
         return replace_value(r, shape=body.shape, int_range=body.int_range) if body.shape is not None else r
     if r.kind == V.NPARRAY and body.kind == V.NPARRAY:

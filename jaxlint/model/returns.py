@@ -25,6 +25,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from jaxlint.model import namespaces
 from jaxlint.model import values as V
 from jaxlint.model.constants import constant_int, host_array_expr
 from jaxlint.model.scopes import writes
@@ -89,6 +90,8 @@ def returned_value(interp: Any, unit: Unit, call: cst.Call, arg_vals: list[Value
     pos = 0
     for a, v in zip(call.args, arg_vals):
         if a.keyword is None:
+            if pos >= len(params) and any(p.kind == "vararg" for p in unit.params):
+                continue  # into `*arrays`, which the read leaves unknown
             if pos >= len(params):
                 return None
             given[params[pos].name] = _plain(v)
@@ -180,6 +183,9 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
             return attrs
         if not found:
             return None
+        dual = namespaces.dual_return(found)
+        if dual is not None:
+            return dual  # `return jnp` on some paths, `return np` on the others: the dual namespace
         out = found[0]
         for v in found[1:]:
             out = V.join(out, v)
@@ -199,6 +205,8 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
             return Value(kind=V.LIST, pytype="dict", fields=held, item=item) if held else None
         if seq is not None:
             return Value(pytype=seq)  # `return [f(x) for x in xs]`, `return list(...)`: a list
+        if out.jax_on_some_path and out.qualname == namespaces.DUAL and not out.traced:
+            return out  # `return xp.zeros(n)` of the dual namespace: JAX on some calls, NumPy on others
         return out if out.kind in _KEPT else None
     except RecursionError:  # pragma: no cover - deep expressions
         return None
@@ -245,9 +253,12 @@ def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
             env[s.name.value] = V.UNKNOWN_VALUE
         else:
             # an `if`, a loop, `with`, `try`: what it binds is unknown from its start;
-            # its returns are read where they stand
+            # its returns are read where they stand (a name only imports bind, here or
+            # anywhere in the function, names its module: `import jax.numpy as jnp`)
+            imported = namespaces.imported_only(interp.unit.node, s)
             for name in assigned_in(s, defs=True):
-                env[name] = V.UNKNOWN_VALUE
+                if name not in imported:
+                    env[name] = V.UNKNOWN_VALUE
             for n in statement_nodes(s, nested=False):
                 if type(n) is cst.Return:
                     found.append(interp.value(n.value) if n.value is not None else V.STATIC_VALUE)
@@ -326,6 +337,12 @@ def exported_values(interp: Any) -> dict[str, dict]:
         # what any call returns: its parameters unknown (a call may pass anything)
         v = returned_value(interp, unit, cst.Call(func=cst.Name(name)), [], traced=False, defaults=False)
         if v is None:
+            continue
+        if v == namespaces.DUAL_VALUE:
+            out[name] = {"namespace": "dual"}  # `def xp(): return jnp if ... else numpy`
+            continue
+        if v.jax_on_some_path and v.qualname == namespaces.DUAL:
+            out[name] = {"array": "mix"}  # `return xp.zeros(n)`: JAX on some calls, NumPy on others
             continue
         if _array_kind(v) is not None:
             # an array (`return jnp.zeros((GRID, GRID))`, `return _TABLE` of a module-level

@@ -7,6 +7,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import mutable_state
 from jaxlint.model import values as V
 from jaxlint.model.scopes import class_statement_instance
 from jaxlint.model.walk import arg_at, dotted_name, walk_tree
@@ -34,7 +35,13 @@ class DiscardedAtUpdate(Rule):
         "notebook, the expression a cell ends with is the cell's shown output, not discarded "
         "(unless a trailing `;` hides it). Not an `.at` of an object built from a class statement "
         "of the file (any scope: `t = Tree(...)` of `class Tree(pytreeclass.TreeClass)`, a class "
-        "defined in a test function), which is that class's own `at`, no JAX array's."
+        "defined in a test function), which is that class's own `at`, no JAX array's.\n\n"
+        "Also flags a function that returns the variables it handed to a flax `apply(..., "
+        "mutable=...)` (`state` of `{\"params\": p, **state}`, `variables`) while the updated "
+        "collections that call returned are bound to a name it never reads: `y, new = "
+        "m.apply(v, x, mutable=[\"batch_stats\"])`, or the aux of `jax.value_and_grad(loss, "
+        "has_aux=True)` / `jax.grad` whose local `loss` returns them (`return l, updated`). Not "
+        "for `_`-prefixed names, `mutable=False`, or sown `intermediates` alone."
     )
     why_bad = (
         "`.at[]` updates are functional: they return a new array and leave `x` unchanged. "
@@ -50,6 +57,28 @@ class DiscardedAtUpdate(Rule):
         "certainly what was meant but must be reviewed."
     )
     VALID = [
+        # the updated collections returned or read; discarded on purpose (`_`); no state
+        # asked for (`mutable=False`, sown intermediates only)
+        Valid(
+            """
+            import jax
+
+            def train_step(apply_fn, params, batch_stats, x):
+                def loss(p):
+                    y, updates = apply_fn({"params": p, **batch_stats}, x, mutable=["batch_stats"])
+                    return (y ** 2).sum(), updates
+                (l, updates), grads = jax.value_and_grad(loss, has_aux=True)(params)
+                return grads, updates
+
+            def eval_step(apply_fn, variables, x):
+                y, _ = apply_fn(variables, x, mutable=["batch_stats"])
+                z, new_vars = apply_fn(variables, x, mutable=["batch_stats"])
+                print(new_vars)
+                w, sown = apply_fn(variables, x, mutable=["intermediates"])
+                v = apply_fn(variables, x, mutable=False)
+                return y, z, w, v, variables
+            """
+        ),
         Valid(
             """
             import jax.numpy as jnp
@@ -152,6 +181,38 @@ class DiscardedAtUpdate(Rule):
     ]
 
     INVALID = [
+        # the collections a flax `apply(..., mutable=...)` updated are never read and the
+        # function hands back the variables it passed in: directly, through a loss's aux
+        # (`has_aux=True` of value_and_grad or grad)
+        Invalid(
+            """
+            import jax
+
+            def eval_step(apply_fn, variables, x):
+                y, new_vars = apply_fn(variables, x, mutable=["batch_stats"])
+                return y, variables
+
+            def train_step(apply_fn, params, batch_stats, x):
+                def loss(p):
+                    y, updates = apply_fn({"params": p, **batch_stats}, x, mutable=["batch_stats"])
+                    return (y ** 2).sum(), updates
+                (l, updates), grads = jax.value_and_grad(loss, has_aux=True)(params)
+                return grads, batch_stats
+
+            def grad_step(model, params, state, x):
+                def loss(p):
+                    y, new_state = model.apply({"params": p, **state}, x, mutable=True)
+                    return y.sum(), new_state
+                grads, new_state = jax.grad(loss, has_aux=True)(params)
+                return grads, state
+            """,
+            expected=[(5, 5), (12, 5), (19, 5)],
+            messages=[
+                "`variables` is returned as it was given: `apply(..., mutable=...)` changes nothing in place, it returns the updated collections, bound to `new_vars` on line 4 and never read, so the state never changes. Return `new_vars` (merged into `variables`) instead",
+                "`batch_stats` is returned as it was given: `apply(..., mutable=...)` changes nothing in place, it returns the updated collections, bound to `updates` on line 11 and never read, so the state never changes. Return `updates` (merged into `batch_stats`) instead",
+                "`state` is returned as it was given: `apply(..., mutable=...)` changes nothing in place, it returns the updated collections, bound to `new_state` on line 18 and never read, so the state never changes. Return `new_state` (merged into `state`) instead",
+            ],
+        ),
         # the array field of such an object is a JAX array: its update is dropped
         Invalid(
             """
@@ -330,6 +391,23 @@ class DiscardedAtUpdate(Rule):
             unsafe=True,
         ),
     ]
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        found = mutable_state.discarded_state(self.ctx, node)
+        if found is None:
+            return
+        name, given = found
+        ret = mutable_state.stale_return(self.ctx.unit.node, given)
+        if ret is None:
+            return
+        stmt, stale = ret
+        self.report(
+            stmt,
+            f"`{stale}` is returned as it was given: `apply(..., mutable=...)` changes nothing in "
+            f"place, it returns the updated collections, bound to `{name}` on line {{related_line}} "
+            f"and never read, so the state never changes. Return `{name}` (merged into `{stale}`) instead",
+            related=node,
+        )
 
     def visit_Expr(self, node: cst.Expr) -> None:
         if self.ctx.expects_exception or self.ctx.displayed(node):

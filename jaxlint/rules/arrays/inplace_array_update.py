@@ -8,6 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model import namespaces
 from jaxlint.model import values as V
 from jaxlint.model.walk import arg_at, descendants, dotted_name
 from jaxlint.rules.arrays._common import INPLACE_WRITERS, inplace_flag, is_false
@@ -68,6 +69,67 @@ def _flattened(ctx, sub: cst.Subscript) -> cst.Subscript:
         whitespace_after=cst.SimpleWhitespace(" "))) for i, el in enumerate(joined)])
 
 
+_STOP = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_FLAX_STRUCT = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode"})
+
+
+def _flax_struct(ctx, instance: str) -> bool:
+    """Is ``instance`` (a class of this file, as ``Value.instance`` names it) a flax
+    struct dataclass (``@struct.dataclass``, a ``struct.PyTreeNode``): frozen, its
+    fields replaced with ``.replace(...)``?"""
+    for info in ctx.index.classes:
+        if info.name != instance or not isinstance(info.node, cst.ClassDef):
+            continue
+        heads = [d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator for d in info.node.decorators]
+        heads += [b.value for b in info.node.bases]
+        return any(ctx.qualname(h) in _FLAX_STRUCT for h in heads)
+    return False
+
+
+def _values_loop(ctx, name: str):
+    """The dict a ``for`` around this point reads with ``name`` as its variable (``for v
+    in d.values()``, ``for k, v in d.items()``), written as the code names it; else None."""
+    for frame in reversed(ctx.loop_stack):
+        loop = frame.node
+        if not isinstance(loop, cst.For):
+            continue
+        it = loop.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args
+                and it.func.attr.value in ("values", "items") and dotted_name(it.func.value) is not None):
+            continue
+        names = _targets(loop.target)
+        if (it.func.attr.value == "values" and names == [name]) or (
+                it.func.attr.value == "items" and len(names) == 2 and names[1] == name):
+            return ctx.code(it.func.value).strip()
+    return None
+
+
+def _loop_bodies_only(root: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """Is ``stmt`` in the body of ``root`` (a function) with nothing but loop bodies around
+    it (`for j in range(6): jac[:, j] *= s[j]`)?  A loop picks no path of a join above it;
+    an `if`, an `else`, a handler may (`if not on_device: w[...] = 0`)."""
+    body = getattr(root, "body", None)
+    if body is None or isinstance(root, cst.Module):
+        return False
+    stack: list[tuple[cst.CSTNode, bool]] = [(body, True)]
+    while stack:
+        node, clear = stack.pop()
+        if node is stmt:
+            return clear
+        for child in node.children:
+            if isinstance(child, _STOP) or isinstance(child, cst.BaseExpression):
+                continue
+            if isinstance(child, (cst.For, cst.While)):
+                stack.append((child.body, clear))
+                if child.orelse is not None:
+                    stack.append((child.orelse, False))
+            elif isinstance(child, cst.BaseCompoundStatement):
+                stack.append((child, False))
+            else:
+                stack.append((child, clear))
+    return False
+
+
 class InplaceArrayUpdate(Rule):
     code = "JAX101"
     name = "inplace-array-update"
@@ -104,7 +166,11 @@ class InplaceArrayUpdate(Rule):
         "A value that is a JAX array on the paths through a branch and a host NumPy array on the "
         "others (`ans = np.zeros_like(mu)`, then `if ...: ans = sig * w` where every call passes a "
         "JAX `sig`, or `if on_device: w = jnp.asarray(w)`) is flagged too: the write raises on "
-        "the paths where it is a JAX array. That report has no fix (`.at[]` would fail on the "
+        "the paths where it is a JAX array. So is an array built by an array namespace that a helper, "
+        "here or in another module, returns as `jax.numpy` on some paths and NumPy on the others "
+        "(`xp = array_namespace(x)` of `return jnp` / `return np`, a backend switch `def xp(): "
+        "return jnp if _BACKEND == \"jax\" else numpy`): `out = xp.zeros(n)`, `xp.asarray(a)` and "
+        "arithmetic on them, also returned by a helper. That report has no fix (`.at[]` would fail on the "
         "NumPy array of the other paths). Only a write that runs on every path through that "
         "join is flagged: one under a condition of its own below it (`if not on_device: "
         "w[...] = 0`, `if isinstance(w, np.ndarray): ...`, where `isinstance` makes `w` a host "
@@ -140,7 +206,7 @@ class InplaceArrayUpdate(Rule):
         "another name (an argument, an alias) expected that other name to change too, and the "
         "functional update leaves it unchanged. A module global or a closure variable updated "
         "inside a function gets no fix unless the function declares it `global`/`nonlocal`: "
-        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
+        "rebinding it there would make it a new local (UnboundLocalError). A NamedTuple's field (`s.w[0] = v`) and an array held in a tuple (`ws[0][1] = v`) get no fix either: the field or item cannot be assigned (AttributeError, TypeError); the message names `s = s._replace(w=s.w.at[0].set(...))` or a new tuple. A field of a flax struct dataclass gets none either (`s.w = ...` raises FrozenInstanceError): the message names `s = s.replace(w=s.w.at[0].set(...))`. Nor does the variable of a loop over a dict's values (`for v in d.values(): v[0] = x`): rebinding `v` leaves the dict's array as it was, so the message writes the update back (`for k in d: d[k] = d[k].at[0].set(...)`). The augmented operators `.at[]` has no method for (`//=`, `%=`, `@=`, shifts, bitwise) compute the new item and set it: `x[i] //= v` becomes `x = x.at[i].set(x[i] // v)`.\n\n"
         "`jnp.put(a, ind, v)` and the other in-place writers get `inplace=False` added, and "
         "as a statement the result assigned back (`a = jnp.put(a, ind, v, inplace=False)`); "
         "**unsafe**, like the item assignments: another name for `a` keeps the old values."
@@ -506,9 +572,179 @@ class InplaceArrayUpdate(Rule):
                 return c, h
             """
         ),
+        # array namespaces: one helper returning NumPy on every path; a dual one whose
+        # write runs only where the namespace is NumPy; one updated without item assignment
+        Valid(
+            """
+            import numpy as np
+            import jax.numpy as jnp
+
+            def host_namespace(*arrays):
+                if arrays:
+                    return np
+                return np
+
+            def array_namespace(*arrays):
+                import jax
+                if any(isinstance(a, jax.Array) for a in arrays):
+                    return jnp
+                return np
+
+            def fill_host(cond, a):
+                xp = host_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                out[cond] = a[cond]
+                return out
+
+            def fill_guarded(cond, a):
+                xp = array_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                if xp is np:
+                    out[cond] = a[cond]
+                    return out
+                return out.at[cond].set(a[cond])
+
+            def fill_where(cond, a):
+                xp = array_namespace(cond, a)
+                out = xp.zeros(cond.shape)
+                return xp.where(cond, a, out)
+
+            def clip_host_rows(w, on_device):
+                w = np.asarray(w, dtype=float)
+                if on_device:
+                    w = jnp.asarray(w)
+                for i in range(w.shape[0]):
+                    if not on_device:
+                        w[i] = min(w[i], 1.0)
+                else:
+                    pass
+                return w
+            """
+        ),
     ]
 
+
     INVALID = [
+        # an array namespace a helper returns as jax.numpy on some paths and NumPy on the
+        # others: what its constructors build is a JAX array on the calls that pick jax.numpy
+        Invalid(
+            """
+            import numpy as np
+
+            def array_namespace(*arrays):
+                import jax
+                if any(isinstance(a, jax.Array) for a in arrays):
+                    import jax.numpy as jnp
+                    return jnp
+                return np
+
+            def lazywhere(cond, a, fill):
+                xp = array_namespace(cond, a)
+                out = xp.full(cond.shape, fill)
+                out[cond] = a[cond]
+                return out
+            """,
+            expected=[(13, 5)],
+            messages=["JAX arrays are immutable: `out[cond] = ...` raises TypeError on the calls where `out` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `out = out.at[cond].set(...)` "
+                      "where the namespace is `jax.numpy`"],
+        ),
+        # a backend switch (a global setting), the array built and scaled by a helper
+        Invalid(
+            """
+            import numpy
+            import jax.numpy as jnp
+
+            _BACKEND = "numpy"
+
+            def xp():
+                if _BACKEND == "jax":
+                    return jnp
+                return numpy
+
+            def jacobian(d):
+                np = xp()
+                return 0.5 * np.eye(6) + np.outer(np.ones(6), np.ones(6))
+
+            def scaled(d, ro):
+                jac = jacobian(d)
+                jac[:3, :] /= ro
+                return jac
+
+            def scaled_columns(d, scale):
+                jac = jacobian(d)
+                for j in range(6):
+                    jac[:, j] *= scale[j]
+                return jac
+            """,
+            expected=[(17, 5), (23, 9)],
+            messages=["JAX arrays are immutable: `jac[:3, :] /= ...` raises TypeError on the calls where `jac` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:3, :].divide(...)` "
+                      "where the namespace is `jax.numpy`",
+                      "JAX arrays are immutable: `jac[:, j] *= ...` raises TypeError on the calls where `jac` holds "
+                      "a JAX array (an array namespace built it, `jax.numpy` on some calls and NumPy on the others). "
+                      "Update it without item assignment on both (`xp.where`), or use `jac = jac.at[:, j].multiply(...)` "
+                      "where the namespace is `jax.numpy`"],
+        ),
+        # a field of a flax struct dataclass (imported two ways): `s.w = ...`
+        # raises FrozenInstanceError too, so the advice replaces the field; the values of
+        # a dict read by a loop go back into the dict (rebinding the loop variable does not)
+        Invalid(
+            """
+            import flax
+            import jax.numpy as jnp
+            from flax import struct
+
+
+            @struct.dataclass
+            class Params:
+                w: jnp.ndarray
+
+
+            @flax.struct.dataclass
+            class Stats:
+                mean: jnp.ndarray
+
+
+            def reset(n, table):
+                p = Params(w=jnp.zeros(n))
+                p.w[0] = 1.0
+                s = Stats(mean=jnp.ones(n))
+                s.mean[-1] += 2.0
+                buf = {"a": jnp.zeros(n), "b": jnp.ones(n)}
+                for v in buf.values():
+                    v[0] = 0.0
+                return p, s, buf
+            """,
+            expected=[(18, 5), (20, 5), (23, 9)],
+            messages=[
+                "JAX arrays are immutable: `p.w[0] = ...` raises TypeError. Use `p = p.replace(w=p.w.at[0].set(...))`",
+                "JAX arrays are immutable: `s.mean[-1] += ...` raises TypeError. Use `s = s.replace(mean=s.mean.at[-1].add(...))`",
+                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `for k in buf: buf[k] = buf[k].at[0].set(...)` (rebinding the loop variable `v` would leave `buf` unchanged)",
+            ],
+        ),
+        # a branch joins a JAX and a NumPy array; the write runs in a loop body below the
+        # join, on every path through it (a loop picks no path)
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def clip_rows(w, on_device):
+                w = np.asarray(w, dtype=float)
+                if on_device:
+                    w = jnp.asarray(w)
+                for i in range(w.shape[0]):
+                    w[i] = min(w[i], 1.0)
+                return w
+            """,
+            expected=[(9, 9)],
+            messages=["JAX arrays are immutable: `w[i] = ...` raises TypeError on the paths where `w` "
+                      "holds a JAX array (a branch above binds one; the other paths leave a NumPy array). Make "
+                      "it one kind of array on every path and use `w = w.at[i].set(...)`, or `np.where` on both"],
+        ),
         # a host placeholder that a branch rebinds to a JAX array: the write raises on the
         # paths through the branch (no fix: `.at[]` fails on the NumPy array of the others)
         Invalid(
@@ -1123,7 +1359,7 @@ class InplaceArrayUpdate(Rule):
             expected=[(14, 5), (17, 9), (19, 5), (21, 5)],
             messages=[
                 "JAX arrays are immutable: `grads[name][0] += ...` raises TypeError. Use `grads[name] = grads[name].at[0].add(...)`",
-                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `v = v.at[0].set(...)`",
+                "JAX arrays are immutable: `v[0] = ...` raises TypeError. Use `for k in params: params[k] = params[k].at[0].set(...)` (rebinding the loop variable `v` would leave `params` unchanged)",
                 "JAX arrays are immutable: `s.w[0] = ...` raises TypeError. Use `s = s._replace(w=s.w.at[0].set(...))`",
                 "JAX arrays are immutable: `ws[0][1] = ...` raises TypeError. Use `ws[0].at[1].set(...)` in a new tuple in place of `ws` (a tuple's item cannot be assigned either)",
             ],
@@ -1280,7 +1516,8 @@ class InplaceArrayUpdate(Rule):
         # every path through that join (a write under a condition of its own below it
         # may run on the NumPy paths only: `if not on_device: w[...] = 0`)
         some_paths = (base_val.kind == V.UNKNOWN and base_val.jax_on_some_path
-                      and type(sub.value) is cst.Name and ctx.bound_in_this_branch(sub.value.value))
+                      and type(sub.value) is cst.Name and (ctx.bound_in_this_branch(sub.value.value)
+                                                           or _loop_bodies_only(ctx.unit.node, stmt)))
         if base_val.kind != V.ARRAY and not some_paths and not ctx.attribute_holds_jax_array(sub.value):
             return
         if _string_key(sub):
@@ -1327,10 +1564,35 @@ class InplaceArrayUpdate(Rule):
                 frozen = True
                 o, attr = ctx.code(sub.value.value), sub.value.attr.value
                 use = f"{o} = {o}._replace({attr}={base}.at[{idx}].{method}(...))"
+            elif owner.instance is not None and _flax_struct(ctx, owner.instance):
+                # `s.w[0] = v` of a flax struct dataclass: `s.w = ...` raises
+                # FrozenInstanceError: a new record with the field replaced
+                frozen = True
+                o, attr = ctx.code(sub.value.value), sub.value.attr.value
+                use = f"{o} = {o}.replace({attr}={base}.at[{idx}].{method}(...))"
+        if not selects and binop is None and isinstance(sub.value, cst.Name):
+            loop = _values_loop(ctx, sub.value.value)
+            if loop is not None:
+                # `for v in d.values(): v[0] = x`: rebinding `v` leaves the dict's array as it
+                # was; the update goes back into the dict
+                frozen = True
+                use = f"for k in {loop}: {loop}[k] = {loop}[k].at[{idx}].{method}(...)"
+                selects = f" (rebinding the loop variable `{sub.value.value}` would leave `{loop}` unchanged)"
         message = (
             f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
             f"raises TypeError. Use `{use}`{selects}"
         )
+        if some_paths and base_val.qualname == namespaces.DUAL:
+            # built by an array namespace that is jax.numpy on some calls, NumPy on the
+            # others (`xp = array_namespace(x)`): no fix either
+            message = (
+                f"JAX arrays are immutable: `{written} {'=' if op is None else ctx.code(op).strip()} ...` "
+                f"raises TypeError on the calls where `{ctx.code(sub.value).strip()}` holds a JAX array (an "
+                f"array namespace built it, `jax.numpy` on some calls and NumPy on the others). Update it "
+                f"without item assignment on both (`xp.where`), or use `{use}` where the namespace is `jax.numpy`"
+            )
+            self.report(stmt, message, None)
+            return
         if some_paths:
             # a JAX array on the paths through a branch, a NumPy array on the others: the
             # write raises on the first; `.at[]` would fail on the second, so no fix

@@ -78,6 +78,12 @@ class StaticOutOfBoundsIndex(Rule):
         "`grid[i + 1]` for `i in range(8)` on 8 points reads the last one twice; unless a test in the "
         "loop looks at the variable (`if i < N:`, `if i == N: break`, `... if i < N else`) or the array "
         "is rebound in the loop other than by `.at[]` updates of itself.\n\n"
+        "An `.at[]` update with `mode=\"drop\"` (or `\"fill\"`) whose index is a negative integer "
+        "the model knows (a literal, a module constant, an index array of known values: "
+        "`.at[jnp.array([0, -1])].set(v, mode=\"drop\")`) within `-size..-1` is flagged too: such "
+        "an index is meant as a sentinel to drop, but JAX wraps it to `size + i` and updates that "
+        "element (only indices below `-size` or from `size` on are dropped); not with "
+        "`wrap_negative_indices=False`.\n\n"
         "Arrays of unknown shape (arguments, results of other calls) are never checked."
     )
     why_bad = (
@@ -92,6 +98,19 @@ class StaticOutOfBoundsIndex(Rule):
     use_instead = "```python\nx = jnp.arange(10)\nlast = x[9]  # or x[-1]\nx = x.at[9].set(0)\n```\n\nTo check indices that are only known at run time, use `jax.experimental.checkify` with `errors=checkify.index_checks`."
     fix_safety = "No automatic fix: the intended index is unknown."
     VALID = [
+        # drop-mode updates whose sentinel really is out of bounds, or that do not wrap
+        Valid(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros(4)
+            a = x.at[-5].set(1.0, mode="drop")
+            b = x.at[jnp.array([0, 4])].add(1.0, mode="drop")
+            c = x.at[jnp.array([0, -1])].set(1.0, mode="drop", wrap_negative_indices=False)
+            d = x.at[-1].set(1.0, mode="clip")
+            e = x.at[-1].set(1.0)
+            """
+        ),
         # in bounds, or a sampler whose shape is not a literal
         Valid(
             """
@@ -298,6 +317,25 @@ class StaticOutOfBoundsIndex(Rule):
     ]
 
     INVALID = [
+        # a negative sentinel in a drop-mode update: JAX wraps it (the update lands on the
+        # last element); a literal, an index array, a module constant on a later axis
+        Invalid(
+            """
+            import jax.numpy as jnp
+
+            DISCARD = -1
+
+            out = jnp.array([0.0]).at[jnp.array([-1])].add(jnp.array([1.0]), mode="drop")
+            x = jnp.zeros(4).at[-1].set(5.0, mode="fill")
+            g = jnp.zeros((3, 3)).at[0, DISCARD].set(1.0, mode="drop")
+            """,
+            expected=[(5, 27), (6, 21), (7, 29)],
+            messages=[
+                "the index array `jnp.array([-1])` holds -1, which is not dropped by `mode=\"drop\"`: JAX wraps a negative index (here to 0 on axis 0 with size 1; only indices below -1 or from 1 on are dropped), so `.at[...].add(...)` updates that element. Use an index >= 1 as the sentinel to drop, or pass `wrap_negative_indices=False`",
+                "index -1 is not dropped by `mode=\"fill\"`: JAX wraps a negative index (here to 3 on axis 0 with size 4; only indices below -4 or from 4 on are dropped), so `.at[...].set(...)` updates that element. Use an index >= 4 as the sentinel to drop, or pass `wrap_negative_indices=False`",
+                "index -1 is not dropped by `mode=\"drop\"`: JAX wraps a negative index (here to 2 on axis 1 with size 3; only indices below -3 or from 3 on are dropped), so `.at[...].set(...)` updates that element. Use an index >= 3 as the sentinel to drop, or pass `wrap_negative_indices=False`",
+            ],
+        ),
         # a function called through a name bound to its jit: the shape every call passes
         Invalid(
             """
@@ -668,6 +706,40 @@ class StaticOutOfBoundsIndex(Rule):
                 return
             dim += 1
 
+    def _check_wrapped(self, sub: cst.Subscript, shape, op: str, mode: str) -> None:
+        """`x.at[-1].add(v, mode="drop")`: a negative index the update means to drop (an
+        off-grid sentinel) is in bounds for JAX, which wraps it (only indices below
+        `-size` or from `size` on are dropped): the update lands on the last elements."""
+        dim = 0
+        for el in sub.slice:
+            if dim >= len(shape):
+                return
+            s = el.slice
+            if isinstance(s, cst.Slice):
+                dim += 1
+                continue
+            if not isinstance(s, cst.Index):
+                return
+            size = shape[dim]
+            i = self.ctx.constant_int(s.value)
+            held = f"index {i}"
+            if i is None:
+                v = self.ctx.value(s.value)
+                # an index array of known values (`jnp.array([-1])`), not a loop variable
+                known = v.int_range if v.kind == V.ARRAY else None
+                i = known[0] if known is not None else None
+                held = f"the index array `{self.ctx.code(s.value).strip()}` holds {i}, which"
+            if i is not None and -size <= i < 0:
+                self.report(
+                    s.value,
+                    f"{held} is not dropped by `mode=\"{mode}\"`: JAX wraps a negative index (here to "
+                    f"{i + size} on axis {dim} with size {size}; only indices below {-size} or from {size} "
+                    f"on are dropped), so `.at[...].{op}(...)` updates that element. Use an index >= {size} "
+                    f"as the sentinel to drop, or pass `wrap_negative_indices=False`",
+                )
+                return
+            dim += 1
+
     def _index_range(self, node: cst.CSTNode, arr: Optional[cst.CSTNode] = None):
         """(smallest, largest) value of an integer index array built from literals
         (`jnp.arange(7)`, `np.array([0, 9])`), or of a loop variable of a `range` of
@@ -900,7 +972,12 @@ class StaticOutOfBoundsIndex(Rule):
                 return
             op = func.attr.value
             if op in _AT_DROP:
-                if keyword_arg(node, "mode") is not None:
+                mode_arg = keyword_arg(node, "mode")
+                if mode_arg is not None:
+                    mode = mode_arg.value
+                    if isinstance(mode, cst.SimpleString) and mode.evaluated_value in ("drop", "fill") \
+                            and keyword_arg(node, "wrap_negative_indices") is None:
+                        self._check_wrapped(func.value, shape, op, mode.evaluated_value)
                     return
                 self._check(func.value, shape, f"`.at[...].{op}(...)` silently drops the update")
             elif op == "get" and keyword_arg(node, "mode") is None:
