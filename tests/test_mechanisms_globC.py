@@ -1,0 +1,195 @@
+"""Round 23, globC: the model's facts behind JAX402/JAX403 for an unpacking
+assignment (model/unpacking.py): each target of ``_, self.key = jax.random.split(...)``
+or ``state, n = x * 2, 3`` receives its own element.  Each INVALID program has a VALID
+twin that stays silent."""
+
+from project_files import lint_files
+
+_STORED = ("it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never "
+           "repeat it. Pass the state in as an argument and return the new state")
+
+
+def _self_msg(attr: str, method: str) -> str:
+    return f"`self.{attr}` is assigned inside traced method `{method}`: {_STORED}"
+
+
+def _global_msg(name: str, fn: str, kind: str = "global") -> str:
+    return (f"`{name}` is {kind}: assigning it a traced value inside `{fn}` leaks the tracer out of the trace; "
+            "using it afterwards raises UnexpectedTracerError, and cached calls never assign it. Return the value instead")
+
+
+# recall case 1516 (tornadox EnK1.attempt_step, jitted with self static): `_, self.prng_key =
+# jax.random.split(self.prng_key)` stores a tracer on the solver (jax 0.10.2: the attribute is a
+# DynamicJaxprTracer after the first call, and the second call replays the same draw)
+_SELF_SOLVER = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from keys import fresh
+
+
+class Solver:
+    def __init__(self, key):
+        self.key = key
+        self.steps = 0
+
+    @partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        _, self.key = jax.random.split(self.key)
+        return x
+
+    @partial(jax.jit, static_argnums=(0,))
+    def step2(self, x):
+        [self.key, sub] = fresh(self.key)
+        self.last, n = jnp.sin(x), 3
+        return x + jax.random.normal(sub)
+"""
+_SELF_KEYS = """\
+import jax
+
+
+def fresh(key):
+    return jax.random.split(key)
+"""
+# the twin: the key goes in and out; Python values unpacked onto self are one-off settings
+_SELF_SOLVER_VALID = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from keys import fresh
+
+
+class Solver:
+    def __init__(self, key):
+        self.key = key
+
+    @partial(jax.jit, static_argnums=0)
+    def step(self, x, key):
+        key, sub = jax.random.split(key)
+        return x + jax.random.normal(sub), key
+
+    @partial(jax.jit, static_argnums=(0,))
+    def step2(self, x, key):
+        [key, sub] = fresh(key)
+        last, self.n = jnp.sin(x), 3
+        return last + jax.random.normal(sub), key
+
+    def advance(self):
+        _, self.key = jax.random.split(self.key)
+"""
+
+
+def test_self_attribute_unpacked_from_a_traced_value(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"solver.py": _SELF_SOLVER, "keys.py": _SELF_KEYS}, select="JAX403")
+    assert found == [
+        ("JAX403", "solver.py", 16, 12, _self_msg("key", "step")),
+        # (what `fresh` of another module returns is not known here: the attribute is still
+        # rebound from what the method reads, once, at trace time)
+        ("JAX403", "solver.py", 21, 10, "`self.key` is assigned inside traced method `step2`: the update runs "
+         "once, at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state"),
+        ("JAX403", "solver.py", 22, 9, _self_msg("last", "step2")),
+    ]
+
+
+def test_self_attribute_unpacked_valid_twin(tmp_path, monkeypatch):
+    files = {"solver.py": _SELF_SOLVER_VALID, "keys.py": _SELF_KEYS}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX403") == []
+
+
+# a global (or an escaping nonlocal) bound by an unpacking assignment in traced code: jax 0.10.2
+# leaves a DynamicJaxprTracer in `state` after `f(jax.random.PRNGKey(0))`
+_GLOBAL_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+import helpers as h
+
+state = None
+count = 0
+
+
+@jax.jit
+def f(key):
+    global state
+    _, state = jax.random.split(key)
+    return key
+
+
+@jax.jit
+def g(x):
+    global state, count
+    (state, y), count = h.pair(x), 2
+    return y
+
+
+def outer(xs):
+    last = None
+
+    def body(c, x):
+        nonlocal last
+        last, c2 = c + x, c
+        return c2, None
+
+    return jax.lax.scan(body, 0.0, xs), last
+"""
+_GLOBAL_HELPERS = """\
+import jax.numpy as jnp
+
+
+def pair(x):
+    return jnp.sin(x), jnp.cos(x)
+"""
+# the twins: the traced values are returned; the globals get Python values (a one-off setting)
+_GLOBAL_MAIN_VALID = """\
+import jax
+import jax.numpy as jnp
+
+import helpers as h
+
+state = None
+count = 0
+
+
+@jax.jit
+def f(key):
+    global count
+    _, new = jax.random.split(key)
+    count, label = 3, "split"
+    return new
+
+
+@jax.jit
+def g(x):
+    global count
+    (s, y), count = h.pair(x), 2
+    return s + y
+
+
+def outer(xs):
+    last = None
+
+    def body(c, x):
+        nonlocal last
+        c2, last = c + x, "seen"
+        return c2, None
+
+    return jax.lax.scan(body, 0.0, xs), last
+"""
+
+
+def test_global_unpacked_from_a_traced_value(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": _GLOBAL_MAIN, "helpers.py": _GLOBAL_HELPERS}, select="JAX402")
+    assert found == [
+        ("JAX402", "main.py", 13, 8, _global_msg("state", "f")),
+        ("JAX402", "main.py", 20, 6, _global_msg("state", "g")),
+        ("JAX402", "main.py", 29, 9, _global_msg("last", "body", "nonlocal")),
+    ]
+
+
+def test_global_unpacked_valid_twin(tmp_path, monkeypatch):
+    files = {"main.py": _GLOBAL_MAIN_VALID, "helpers.py": _GLOBAL_HELPERS}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX402") == []
