@@ -193,3 +193,70 @@ def test_global_unpacked_from_a_traced_value(tmp_path, monkeypatch):
 def test_global_unpacked_valid_twin(tmp_path, monkeypatch):
     files = {"main.py": _GLOBAL_MAIN_VALID, "helpers.py": _GLOBAL_HELPERS}
     assert lint_files(tmp_path, monkeypatch, files, select="JAX402") == []
+
+
+# recall case 460 (jax#9085): in a function differentiated outside jit, an integer or boolean
+# result carries no derivative and is a concrete array (jax 0.10.2 under jax.grad and jax.vjp:
+# `print(mu.astype(int))` prints 5, `print(mu > 3)` True, `print(lax.stop_gradient(mu))` 5.0),
+# while a float result stays a GradTracer (`print(mu.astype(jnp.float32))`)
+_GRAD_MAIN = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from show import report
+
+
+def func(mu):
+    print(mu.astype(int))
+    print(jnp.int32(mu), mu.astype("uint8"), jnp.asarray(mu, dtype=np.int64))
+    print(mu > 3, jnp.isnan(mu), ~(mu > 3))
+    print(lax.stop_gradient(mu))
+    n = mu.astype(jnp.int32)
+    print(n + 1)
+    report(mu)
+    print(mu.astype(jnp.float32))
+    print(jnp.where(mu > 3, mu, 0.0))
+    return mu
+
+
+g = jax.grad(func)(jnp.array(5.0))
+"""
+_GRAD_SHOW = """\
+import jax
+import jax.numpy as jnp
+
+
+def report(x):
+    print("rounded", jnp.round(x).astype(bool), x.astype(dtype=jnp.uint32))
+    print("value", x)
+
+
+def loss(x):
+    print("step", jnp.argmax(x), x.astype(int))
+    print("x", x * 2)
+    return jnp.sum(x ** 2)
+
+
+out, pullback = jax.vjp(loss, jnp.ones(3))
+"""
+
+
+def test_integer_and_boolean_results_are_concrete_under_grad(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": _GRAD_MAIN, "show.py": _GRAD_SHOW}, select="JAX401")
+    assert [(f[1], f[2], f[3]) for f in found] == [
+        ("main.py", 17, 5), ("main.py", 18, 5),
+        ("show.py", 7, 5), ("show.py", 12, 5),
+    ]
+    assert found[0][4].startswith("`print` in `func`, differentiated by jax.grad, prints a tracer (e.g. `GradTracer(primal=1.0, ...)`)")
+    assert found[3][4].startswith("`print` in `loss`, differentiated by jax.vjp, prints a tracer")
+
+
+def test_integer_results_stay_tracers_under_jit(tmp_path, monkeypatch):
+    files = {"main.py": _GRAD_MAIN.replace("g = jax.grad(func)", "g = jax.jit(func)"), "show.py": _GRAD_SHOW}
+    found = lint_files(tmp_path, monkeypatch, files, select="JAX401")
+    assert [(f[1], f[2]) for f in found if f[1] == "main.py"] == [
+        ("main.py", 10), ("main.py", 11), ("main.py", 12), ("main.py", 13), ("main.py", 15),
+        ("main.py", 17), ("main.py", 18),
+    ]
