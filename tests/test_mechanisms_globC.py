@@ -260,3 +260,69 @@ def test_integer_results_stay_tracers_under_jit(tmp_path, monkeypatch):
         ("main.py", 10), ("main.py", 11), ("main.py", 12), ("main.py", 13), ("main.py", 15),
         ("main.py", 17), ("main.py", 18),
     ]
+
+
+# recall cases 422/423 (JAX FAQ, "jit changes the behavior of my function"): the stale global
+# is reported where the function computes with it, not where a print shows it (jax 0.10.2:
+# `impure_func` returns 0., 1., 2. for y, scale = 0, 1.; 1, 2.; 2, 3., the values of the first trace)
+_PRINTED_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+import settings
+from settings import scale_of
+
+y = 0
+
+
+@jax.jit
+def impure_func(x):
+    print("Inside:", y, "scale", settings.scale)
+    z = x * settings.scale
+    return z + y
+
+
+@jax.jit
+def only_printed(x):
+    print("y is", y)
+    return x * 2
+
+
+@jax.jit
+def passed(x, y):
+    print("Inside:", y)
+    return x + y
+
+
+if __name__ == "__main__":
+    for y in range(3):
+        settings.scale = scale_of(y)
+        print(impure_func(jnp.float32(y)), only_printed(1.0), passed(1.0, y))
+"""
+_PRINTED_SETTINGS = """\
+scale = 1.0
+
+
+def scale_of(i):
+    return 1.0 + i
+"""
+
+
+def test_stale_global_reported_where_it_is_computed_with(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": _PRINTED_MAIN, "settings.py": _PRINTED_SETTINGS},
+                       select="JAX405")
+    assert found == [
+        ("JAX405", "main.py", 13, 13,
+         "`settings.scale` is set again (line 31) after `impure_func` has been called: under jit the attribute is "
+         "read once, at trace time, and baked into the compiled function, so the later calls still use the old "
+         "value until a retrace. Pass it as an argument"),
+        ("JAX405", "main.py", 14, 16,
+         "`y` is a module global that is reassigned (line 30) after `impure_func` is defined: under jit its value "
+         "is read once, at trace time, and baked into the compiled function, so later assignments are ignored "
+         "until a retrace. Pass it as an argument"),
+        # read in the print alone: reported there
+        ("JAX405", "main.py", 19, 19,
+         "`y` is a module global that is reassigned (line 30) after `only_printed` is defined: under jit its value "
+         "is read once, at trace time, and baked into the compiled function, so later assignments are ignored "
+         "until a retrace. Pass it as an argument"),
+    ]

@@ -1218,6 +1218,7 @@ class StaleGlobalRead(Rule):
         self._reported: set[tuple[int, str]] = set()
         self._checked: set[tuple[int, str]] = set()
         self._asserting = 0
+        self._printing = 0  # inside the arguments of a builtin `print(...)`
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
         # (traced function, global) -> a change between two of its calls (one scan each)
         self._changes: dict[tuple[int, str], Optional[tuple[str, cst.CSTNode]]] = {}
@@ -1271,13 +1272,15 @@ class StaleGlobalRead(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
-        if self.ctx.in_traced:
+        if self.ctx.in_traced and not self._printed_here_read_there(node):
             self._attribute(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._calls.add(id(node.func))
         if _is_assert_call(node):
             self._asserting += 1
+        if self.ctx.builtin_name(node.func) == "print":
+            self._printing += 1
         if self.ctx.in_traced:
             # `jax.vmap(act)(x)`, `lax.scan(body, ...)` in traced code: the transformation
             # calls the function it is handed, so that name is read as a call
@@ -1295,6 +1298,18 @@ class StaleGlobalRead(Rule):
     def leave_Call(self, node: cst.Call) -> None:
         if _is_assert_call(node):
             self._asserting -= 1
+        if self.ctx.builtin_name(node.func) == "print":
+            self._printing -= 1
+
+    def _printed_here_read_there(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` an argument of ``print(...)`` while the function also reads the same
+        name (or attribute) outside any print?  That read feeds what the function computes
+        and returns: the finding goes there (a print shows the value it was traced with)."""
+        if not self._printing:
+            return False
+        text = self.ctx.code(node)
+        body = self.ctx.unit.node
+        return _read_outside_print(self.ctx, getattr(body, "body", body), type(node), text, False)
 
     def visit_Assert(self, node: cst.Assert) -> None:
         self._asserting += 1
@@ -1310,6 +1325,8 @@ class StaleGlobalRead(Rule):
         ctx = self.ctx
         if not ctx.in_traced or id(node) in self._skip or self._asserting:
             return  # (a flag asserted at trace time: a test of what runs when, on purpose)
+        if self._printed_here_read_there(node):
+            return
         n = node.value
         unit = ctx.unit
         if (id(unit), n) in self._reported:
@@ -2383,3 +2400,25 @@ def _changed_between(unit: Unit, *keys: tuple[str, str]) -> Optional[tuple[str, 
                 return where, u
         u = u.parent
     return None
+
+
+def _read_outside_print(ctx, node: cst.CSTNode, kind: type, text: str, printing: bool) -> bool:
+    """Does ``node`` (a function's body; not the functions, lambdas and classes defined
+    in it) hold an expression of type ``kind`` written ``text`` outside the arguments of
+    a builtin ``print(...)``, not called?"""
+    for child in node.children:
+        if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and child is not node:
+            continue
+        if type(child) is cst.Call:
+            inner = printing or ctx.builtin_name(child.func) == "print"
+            called = type(child.func) is kind and ctx.code(child.func) == text
+            if not called and _read_outside_print(ctx, child.func, kind, text, printing):
+                return True
+            if any(_read_outside_print(ctx, a, kind, text, inner) for a in child.args):
+                return True
+            continue
+        if not printing and type(child) is kind and ctx.code(child) == text:
+            return True
+        if _read_outside_print(ctx, child, kind, text, printing):
+            return True
+    return False
