@@ -326,3 +326,47 @@ def test_stale_global_reported_where_it_is_computed_with(tmp_path, monkeypatch):
          "is read once, at trace time, and baked into the compiled function, so later assignments are ignored "
          "until a retrace. Pass it as an argument"),
     ]
+
+
+# a swap unpacked onto self or onto globals in traced code: Python state rebound from what it
+# reads, once per trace (jax 0.10.2: after two calls of the jitted `swap`, `s.a, s.b` is `2, 1`,
+# swapped once; the compiled call swaps nothing)
+_SWAP = """\
+from functools import partial
+
+import jax
+
+n = 0
+m = 1
+
+
+class S:
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+    @partial(jax.jit, static_argnums=0)
+    def swap(self, x):
+        self.a, self.b = self.b, self.a
+        return x
+
+
+@jax.jit
+def g(x):
+    global n, m
+    n, m = m, n
+    return x
+"""
+
+
+def test_swap_unpacked_in_traced_code(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"swap.py": _SWAP}, select="JAX402,JAX403")
+    once = "the update runs once, at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state"
+    later = ("inside `g` runs when jax.jit traces `g`, not on every call: calls served from the cache skip it. "
+             "Return the new value (or carry it through the loop) instead")
+    assert found == [
+        ("JAX402", "swap.py", 23, 5, f"`n` is global: `n, m = m, n` {later}"),
+        ("JAX402", "swap.py", 23, 8, f"`m` is global: `n, m = m, n` {later}"),
+        ("JAX403", "swap.py", 16, 9, f"`self.a` is assigned inside traced method `swap`: {once}"),
+        ("JAX403", "swap.py", 16, 17, f"`self.b` is assigned inside traced method `swap`: {once}"),
+    ]

@@ -380,8 +380,10 @@ class GlobalWriteInTraced(Rule):
                 for t, sub, traced in parts:
                     if traced:
                         self._report_leak(t)
-                    elif sub is not None:
-                        self._python_update(node, t, sub)
+                    else:
+                        # a Python value: an update when the statement reads the name
+                        # (`n, m = m, n + 1`), else a one-off setting
+                        self._python_update(node, t, value)
                 continue
             if not ctx.is_traced(value) and not (isinstance(node, cst.AugAssign) and ctx.is_traced(target)):
                 self._python_update(node, target, value)

@@ -783,12 +783,11 @@ class SelfMutationInTraced(Rule):
                     pairs.append((target, value, None))
                     continue
                 # `_, self.key = jax.random.split(self.key)`: each target receives its
-                # element (model/unpacking.py); an element of unknown value stands as the
-                # whole value where it is a tracer, else as what the method reads to make it
+                # element (model/unpacking.py)
                 for t, sub, traced in parts:
-                    if sub is not None:
-                        pairs.append((t, sub, None))
-                    elif traced or not ctx.is_traced(value):
+                    if traced or sub is not None or not ctx.is_traced(value):
+                        # a tracer is stored; anything else is judged by the statement's
+                        # value (`self.a, self.b = self.b, self.a` reads what it rebinds)
                         pairs.append((t, value, traced))
         for target, value, traced in pairs:
             if _held_part(target, me):

@@ -860,7 +860,8 @@ class StaleGlobalRead(Rule):
             for y in range(3):
                 print('Result:', f(jnp.array(1)))
             """,
-            expected=[(8, 22)],
+            # (reported where `f` computes with it: the print shows the value it was traced with)
+            expected=[(9, 16)],
             messages=[
                 "`y` is a module global that is reassigned (line 11) after `f` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
