@@ -21,7 +21,8 @@ class GlobalWriteInTraced(Rule):
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"
     what_it_does = (
         "Flags assignments to names declared `global`, or `nonlocal` to a function outside "
-        "the trace, inside traced code, when the assigned value is a tracer; and updates of "
+        "the trace, inside traced code, when the assigned value is a tracer (also one target "
+        "of an unpacking: `_, state = jax.random.split(key)`); and updates of "
         "such a name with a Python value (`global n; n += 1`, `nonlocal steps; steps = steps "
         "+ 1`, and `stats[\"calls\"] += 1` on a dict or list from outside the trace) inside "
         "code run by jit, pmap, vmap or a lax loop body, which happen once per "

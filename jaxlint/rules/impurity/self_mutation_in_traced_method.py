@@ -155,7 +155,9 @@ class SelfMutationInTraced(Rule):
     seed = "tutorial § jit and stateful classes (seed 002); The Sharp Bits § Pure functions (seed 000)"
     what_it_does = (
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
-        "values, of an update of the same attribute (`self.total = self.total + x`), or of a "
+        "values (also one target of an unpacking: `_, self.key = jax.random.split(self.key)`), "
+        "of an update of the same attribute (`self.total = self.total + x`, a swap `self.a, self.b = "
+        "self.b, self.a`), or of a "
         "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
         "self.warm: ... self.warm = True`; a literal: a function built once and cached after "
         "`if self._fn is None:` is a memo, not flagged) inside "
