@@ -370,3 +370,105 @@ def test_swap_unpacked_in_traced_code(tmp_path, monkeypatch):
         ("JAX403", "swap.py", 16, 9, f"`self.a` is assigned inside traced method `swap`: {once}"),
         ("JAX403", "swap.py", 16, 17, f"`self.b` is assigned inside traced method `swap`: {once}"),
     ]
+
+
+# recall case 463 (the JAX FAQ's method example split into two modules): the class with its
+# jitted method (self static) in custom.py, the attribute set on an instance in another module
+# between two calls, directly or through a function of that module given the instance
+# (jax 0.10.2: `c.calc(3)` stays 6 after `c.mul = False`)
+_CUSTOM = """\
+from functools import partial
+
+import jax.numpy as jnp
+from jax import jit
+
+
+class CustomClass:
+    def __init__(self, x, mul):
+        self.x = x
+        self.mul = mul
+
+    @partial(jit, static_argnums=0)
+    def calc(self, y):
+        if self.mul:
+            return self.x * y
+        return y
+
+    @partial(jit, static_argnums=0)
+    def scaled(self, y):
+        return y * self.x
+
+
+class Plain:
+    def __init__(self, x):
+        self.x = x
+
+    def calc(self, y):
+        return self.x * y
+"""
+_DRIVER = """\
+from custom import CustomClass, Plain
+
+
+def configure(obj, use_mul):
+    obj.mul = use_mul
+
+
+def main():
+    c = CustomClass(2, True)
+    print(c.calc(3))
+    configure(c, False)
+    print(c.calc(3))
+
+
+if __name__ == "__main__":
+    d = CustomClass(2, True)
+    print(d.scaled(3))
+    d.x = 5
+    print(d.scaled(3))
+"""
+# the twins: set before the first call or after the last one; an attribute the method does not
+# read; a method that is not jitted
+_DRIVER_VALID = """\
+from custom import CustomClass, Plain
+
+
+def configure(obj, use_mul):
+    obj.mul = use_mul
+
+
+def main():
+    c = CustomClass(2, True)
+    configure(c, False)
+    print(c.calc(3))
+    c.mul = True
+
+
+if __name__ == "__main__":
+    d = CustomClass(2, True)
+    print(d.scaled(3))
+    d.mul = False
+    print(d.scaled(3))
+    p = Plain(2)
+    print(p.calc(3))
+    p.x = 5
+    print(p.calc(3))
+"""
+
+
+def _instance_msg(dotted: str, method: str) -> str:
+    return (f"`{dotted}` is read in `{method}`, which is jitted with `self` a Python object, and main.py sets it "
+            f"on an instance between two calls of `{method}`: the compiled function keeps the value read at its "
+            "first trace, so later calls ignore the change. Pass it as an argument (or make the object a pytree)")
+
+
+def test_instance_attribute_set_in_another_module(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"custom.py": _CUSTOM, "main.py": _DRIVER}, select="JAX405")
+    assert found == [
+        ("JAX405", "custom.py", 14, 12, _instance_msg("self.mul", "calc")),
+        ("JAX405", "custom.py", 20, 20, _instance_msg("self.x", "scaled")),
+    ]
+
+
+def test_instance_attribute_set_in_another_module_valid_twin(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"custom.py": _CUSTOM, "main.py": _DRIVER_VALID}, select="JAX405") == []

@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
+from jaxlint.model.program_order import INSTANCE, Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
                                 self_writes, walk_tree)
@@ -1786,6 +1786,20 @@ class StaleGlobalRead(Rule):
             # which this file does not see
             return
         attr = node.attr.value
+        changed = _changed_between(unit, (INSTANCE, attr))
+        if changed is not None:
+            # another module builds an instance and sets the attribute between two calls of
+            # the method (`c.mul = False`, or a function of its own given `c`)
+            where, u = changed
+            self._reported.add((id(unit), dotted))
+            self.report(
+                node,
+                f"`{dotted}` is read in `{unit.name}`, which is jitted with `self` a Python object, "
+                f"and {where} sets it on an instance between two calls of `{u.name}`: the compiled "
+                "function keeps the value read at its first trace, so later calls ignore the change. "
+                "Pass it as an argument (or make the object a pytree)",
+            )
+            return
         # a setter: another method sets the attribute after construction (not one that
         # construction calls: configuration before the first call)
         setup_calls = {
