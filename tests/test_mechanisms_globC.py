@@ -472,3 +472,60 @@ def test_instance_attribute_set_in_another_module(tmp_path, monkeypatch):
 
 def test_instance_attribute_set_in_another_module_valid_twin(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"custom.py": _CUSTOM, "main.py": _DRIVER_VALID}, select="JAX405") == []
+
+
+# the same in one file: the attribute set through a function of the file given the instance
+# (jax 0.10.2: "after mul = False: 6")
+_ONE_FILE = """\
+from functools import partial
+
+from jax import jit
+
+
+class CustomClass:
+    def __init__(self, x, mul):
+        self.x = x
+        self.mul = mul
+
+    @partial(jit, static_argnums=0)
+    def calc(self, y):
+        if self.mul:
+            return self.x * y
+        return y
+
+
+def configure(obj, use_mul):
+    obj.mul = use_mul
+
+
+def scale(obj, x):
+    obj.x = x
+
+
+if __name__ == "__main__":
+    c = CustomClass(2, True)
+    print(c.calc(3))
+    configure(c, False)
+    print("after mul = False:", c.calc(3))
+"""
+
+
+def test_instance_attribute_set_through_a_function_of_the_file(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": _ONE_FILE}, select="JAX405")
+    assert found == [
+        ("JAX405", "main.py", 13, 12,
+         "`c.mul` is set again (line 29) after `c.calc` has been called: it is jitted with `self` a Python object, "
+         "so the compiled function keeps the value read at its first trace and the later calls ignore the change. "
+         "Pass it as an argument (or make the object a pytree)"),
+    ]
+
+
+def test_instance_attribute_set_through_a_function_before_the_calls_valid(tmp_path, monkeypatch):
+    text = _ONE_FILE.replace("""    print(c.calc(3))
+    configure(c, False)
+    print("after mul = False:", c.calc(3))""", """    configure(c, False)
+    scale(c, 3)
+    print(c.calc(3))
+    print(c.calc(4))
+    scale(CustomClass(1, True), 5)""")
+    assert lint_files(tmp_path, monkeypatch, {"main.py": text}, select="JAX405") == []

@@ -572,7 +572,7 @@ def imported_instance_changes(index, imports, packages: frozenset[str]) -> dict[
                and n[:1].isupper()}
     if not classes:
         return {}
-    setters = _parameter_setters(index)
+    setters = parameter_setters(index)
     out: dict[str, set[tuple[str, str]]] = {}
     for unit in index.units:
         if unit.traced or isinstance(unit.node, cst.Lambda):
@@ -592,7 +592,7 @@ def imported_instance_changes(index, imports, packages: frozenset[str]) -> dict[
                 methods = {m.group(2) for m in _DOTTED_CALL.finditer(_code_after(seq, made))
                            if m.group(1) == var}
                 for i, later in enumerate(seq.stmts[made + 1:], made + 1):
-                    for attr, w in _instance_writes(later, var, setters):
+                    for attr, w in instance_writes(later, var, setters):
                         if seq.at.get(id(w)) is None:
                             continue
                         at = seq.at[id(w)]
@@ -609,7 +609,7 @@ def _code_after(seq: "Sequence", i: int) -> str:
     return "\n".join(mod.code_for_node(s) for s in seq.stmts[i + 1:])
 
 
-def _parameter_setters(index) -> dict[str, dict[int, set[str]]]:
+def parameter_setters(index) -> dict[str, dict[int, set[str]]]:
     """The plain functions of the file's top level that set an attribute on one of
     their parameters (``def configure(obj, v): obj.mul = v``): {name: {position: attrs}}."""
     out: dict[str, dict[int, set[str]]] = {}
@@ -627,7 +627,7 @@ def _parameter_setters(index) -> dict[str, dict[int, set[str]]]:
     return out
 
 
-def _instance_writes(stmt: cst.CSTNode, var: str, setters: dict) -> list[tuple[str, cst.CSTNode]]:
+def instance_writes(stmt: cst.CSTNode, var: str, setters: dict) -> list[tuple[str, cst.CSTNode]]:
     """``var.attr = v`` in ``stmt`` (not in nested functions), and calls of a setter of
     the file given ``var`` where it sets an attribute: (attribute, node)."""
     out: list[tuple[str, cst.CSTNode]] = []

@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import INSTANCE, Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
+from jaxlint.model.program_order import INSTANCE, instance_writes, parameter_setters, Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
                                 self_writes, walk_tree)
@@ -1834,6 +1834,7 @@ class StaleGlobalRead(Rule):
                 )
                 return
         # an instance built in the driving code, its attribute set between two calls
+        setters = None
         for scope in self._scopes():
             seq = self._seq(scope)
             for i, stmt in enumerate(seq.stmts):
@@ -1844,8 +1845,14 @@ class StaleGlobalRead(Rule):
                     names = (unit.name, *self._holders(cls, unit))
                     uses = seq.uses({f"{var}.{n}" for n in names}, None)
                     called = next((n for n in names if seq.uses({f"{var}.{n}"}, None)), unit.name)
+                    if setters is None:
+                        setters = parameter_setters(ctx.index)
                     for stmt2 in seq.stmts[i + 1:]:
-                        for w in attribute_writes(stmt2, f"{var}.{attr}"):
+                        # `c.mul = False`, or `configure(c, False)` of a function of the file
+                        # that sets `obj.mul` on that parameter
+                        helped = [w for a, w in instance_writes(stmt2, var, setters)
+                                  if a == attr and type(w) is cst.Call]
+                        for w in attribute_writes(stmt2, f"{var}.{attr}") + helped:
                             at = seq.at[id(w)]
                             if across(uses, at, None, seq):
                                 self._reported.add((id(unit), dotted))
