@@ -17,6 +17,7 @@ from jaxlint.model import returns as returns_model
 from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import global_setters, imported_attribute_changes, imported_attribute_writes
+from jaxlint.model.program_order import imported_instance_changes
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.timers import module_timers
 from jaxlint.model.x64 import FIXTURE, import_time_arrays
@@ -89,6 +90,11 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
         # again matters to them (the `repeated` facts they are given)
         out["builders"] = builders
     changes = imported_attribute_changes(interp.index, interp.imports, settings.project_packages, interp.text)
+    instance_changes = imported_instance_changes(interp.index, interp.imports, settings.project_packages)
+    for callee, attrs in instance_changes.items():
+        # ... and attributes of an instance of a project class, between two calls of its method
+        changes = dict(changes)
+        changes[callee] = sorted(changes.get(callee, []) + attrs)
     if changes:
         # attributes of project modules set here between two calls of a project function
         out["attr_changes"] = changes

@@ -13,6 +13,7 @@ import libcst as cst
 from jaxlint.model import pytree_methods
 from jaxlint.model import namespaces
 from jaxlint.model import apis, instances, kinds, pytrees, returns, shape_flow
+from jaxlint.model import nondiff
 from jaxlint.model import values as V
 from jaxlint.model.constants import host_array_expr
 from jaxlint.model.bindings import replace_value
@@ -50,6 +51,9 @@ class Evaluator:
         v = self._memo.get(key)
         if v is None:
             v = self._eval(expr)
+            if v.traced and self.concrete and nondiff.drops_tangent(self, expr, v):
+                # differentiated outside jit: an integer or boolean result is a concrete array
+                v = Value(kind=v.kind, dtype_hint=v.dtype_hint, shape=v.shape)
             self._memo[key] = v
         return v
 

@@ -554,3 +554,94 @@ def driving_callers(index, traced) -> list:
                 out.append(u)
                 todo.append(u)
     return out
+
+
+# what an instance fact names instead of a module: the object a method is called on
+INSTANCE = "<instance>"
+
+
+def imported_instance_changes(index, imports, packages: frozenset[str]) -> dict[str, list[list[str]]]:
+    """Attributes of an instance of a project class imported here (``c = CustomClass(2,
+    True)``) that this file sets between two calls of one of its methods (``c.calc(3)``
+    ... ``c.mul = False`` or ``configure(c, False)``, a function of this file that sets
+    ``obj.mul`` on its parameter ... ``c.calc(3)``), in program order, at the top level or
+    in a function's body: {"CustomClass.calc": [["<instance>", "mul"]]}.  The module
+    that defines the class decides whether a cached trace of the method reads the
+    attribute (a jitted method with ``self`` static)."""
+    classes = {n for n, full in imports.names.items() if full.split(".", 1)[0] in packages
+               and n[:1].isupper()}
+    if not classes:
+        return {}
+    setters = parameter_setters(index)
+    out: dict[str, set[tuple[str, str]]] = {}
+    for unit in index.units:
+        if unit.traced or isinstance(unit.node, cst.Lambda):
+            continue
+        body = unit.node.body if unit.is_module else block_statements(unit.node.body)
+        if not any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in classes
+                   for n in statement_nodes(unit.node, nested=False)):
+            continue
+        seq = Sequence(body)
+        for made, stmt in enumerate(seq.stmts):
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for var, value in bindings(stmt):
+                if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                        and value.func.value in classes):
+                    continue
+                methods = {m.group(2) for m in _DOTTED_CALL.finditer(_code_after(seq, made))
+                           if m.group(1) == var}
+                for i, later in enumerate(seq.stmts[made + 1:], made + 1):
+                    for attr, w in instance_writes(later, var, setters):
+                        if seq.at.get(id(w)) is None:
+                            continue
+                        at = seq.at[id(w)]
+                        for m in methods:
+                            uses = seq.uses({f"{var}.{m}"}, None)
+                            uses = [(j, loop) for j, loop in uses if j > made]
+                            if across(uses, at, None, seq) and not cleared_after(seq, uses, at):
+                                out.setdefault(f"{value.func.value}.{m}", set()).add((INSTANCE, attr))
+    return {k: sorted([m, a] for m, a in v) for k, v in sorted(out.items())}
+
+
+def _code_after(seq: "Sequence", i: int) -> str:
+    mod = cst.Module(body=[])
+    return "\n".join(mod.code_for_node(s) for s in seq.stmts[i + 1:])
+
+
+def parameter_setters(index) -> dict[str, dict[int, set[str]]]:
+    """The plain functions of the file's top level that set an attribute on one of
+    their parameters (``def configure(obj, v): obj.mul = v``): {name: {position: attrs}}."""
+    out: dict[str, dict[int, set[str]]] = {}
+    for u in index.units:
+        if u.parent is not index.module_unit or u.cls is not None or not isinstance(u.node, cst.FunctionDef):
+            continue
+        params = [p.name.value for p in u.node.params.params]
+        for n in descendants(u.node):
+            if isinstance(n, (cst.Assign, cst.AugAssign)):
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                for t in targets:
+                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in params \
+                            and t.value.value not in u.assigned:
+                        out.setdefault(u.name, {}).setdefault(params.index(t.value.value), set()).add(t.attr.value)
+    return out
+
+
+def instance_writes(stmt: cst.CSTNode, var: str, setters: dict) -> list[tuple[str, cst.CSTNode]]:
+    """``var.attr = v`` in ``stmt`` (not in nested functions), and calls of a setter of
+    the file given ``var`` where it sets an attribute: (attribute, node)."""
+    out: list[tuple[str, cst.CSTNode]] = []
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return out  # (its body runs when it is called)
+    for n in (stmt, *descendants(stmt)):
+        if isinstance(n, (cst.Assign, cst.AugAssign)):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            for t in targets:
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == var:
+                    out.append((t.attr.value, n))
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in setters:
+            for pos, attrs in setters[n.func.value].items():
+                if pos < len(n.args) and n.args[pos].keyword is None and isinstance(n.args[pos].value, cst.Name) \
+                        and n.args[pos].value.value == var:
+                    out.extend((a, n) for a in sorted(attrs))
+    return out

@@ -8,6 +8,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid, bound_names
 from jaxlint.findings import Severity
 from jaxlint.model.walk import descendants, walk_tree
 from jaxlint.model import values as V
+from jaxlint.model.unpacking import unpacked
 from jaxlint.rules.impurity._common import assign_pairs, binds, escapes, owner_of
 
 
@@ -20,7 +21,8 @@ class GlobalWriteInTraced(Rule):
     seed = "The Sharp Bits § Pure functions (seed 000); FAQ § UnexpectedTracerError (seed 001)"
     what_it_does = (
         "Flags assignments to names declared `global`, or `nonlocal` to a function outside "
-        "the trace, inside traced code, when the assigned value is a tracer; and updates of "
+        "the trace, inside traced code, when the assigned value is a tracer (also one target "
+        "of an unpacking: `_, state = jax.random.split(key)`); and updates of "
         "such a name with a Python value (`global n; n += 1`, `nonlocal steps; steps = steps "
         "+ 1`, and `stats[\"calls\"] += 1` on a dict or list from outside the trace) inside "
         "code run by jit, pmap, vmap or a lax loop body, which happen once per "
@@ -372,23 +374,41 @@ class GlobalWriteInTraced(Rule):
         if not (unit.global_names or unit.nonlocal_names):
             return
         for target, value in assign_pairs(node):
+            parts = unpacked(ctx, target, value)
+            if parts:
+                # `_, state = jax.random.split(key)`, `state, n = x * 2, 3`: each target
+                # receives its element (model/unpacking.py)
+                for t, sub, traced in parts:
+                    if traced:
+                        self._report_leak(t)
+                    else:
+                        # a Python value: an update when the statement reads the name
+                        # (`n, m = m, n + 1`), else a one-off setting
+                        self._python_update(node, t, value)
+                continue
             if not ctx.is_traced(value) and not (isinstance(node, cst.AugAssign) and ctx.is_traced(target)):
                 self._python_update(node, target, value)
                 continue
-            for name in bound_names(target):
-                n = name.value
-                if n in unit.global_names:
-                    kind = "global"
-                elif n in unit.nonlocal_names and escapes(unit, owner_of(unit, n)):
-                    kind = "nonlocal"
-                else:
-                    continue
-                self.report(
-                    name,
-                    f"`{n}` is {kind}: assigning it a traced value inside `{unit.name}` leaks the "
-                    "tracer out of the trace; using it afterwards raises UnexpectedTracerError, and "
-                    "cached calls never assign it. Return the value instead",
-                )
+            self._report_leak(target)
+
+    def _report_leak(self, target: cst.CSTNode) -> None:
+        """Each global (or escaping nonlocal) name ``target`` binds receives a tracer."""
+        ctx = self.ctx
+        unit = ctx.unit
+        for name in bound_names(target):
+            n = name.value
+            if n in unit.global_names:
+                kind = "global"
+            elif n in unit.nonlocal_names and escapes(unit, owner_of(unit, n)):
+                kind = "nonlocal"
+            else:
+                continue
+            self.report(
+                name,
+                f"`{n}` is {kind}: assigning it a traced value inside `{unit.name}` leaks the "
+                "tracer out of the trace; using it afterwards raises UnexpectedTracerError, and "
+                "cached calls never assign it. Return the value instead",
+            )
 
     def _item_update(self, node: cst.AugAssign) -> None:
         """``stats["calls"] += 1`` on a dict or list of the module or of an enclosing

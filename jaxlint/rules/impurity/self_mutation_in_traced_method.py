@@ -12,6 +12,7 @@ from jaxlint.model import values as V
 from jaxlint.model import nnx_state
 from jaxlint.model.nnx_state import hijax_mode, nnx_mutations
 from jaxlint.model.program_order import attribute_writes
+from jaxlint.model.unpacking import unpacked
 from jaxlint.model.walk import dotted_name, walk_tree
 from jaxlint.rules.impurity._common import assign_pairs
 
@@ -154,7 +155,9 @@ class SelfMutationInTraced(Rule):
     seed = "tutorial § jit and stateful classes (seed 002); The Sharp Bits § Pure functions (seed 000)"
     what_it_does = (
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
-        "values, of an update of the same attribute (`self.total = self.total + x`), or of a "
+        "values (also one target of an unpacking: `_, self.key = jax.random.split(self.key)`), "
+        "of an update of the same attribute (`self.total = self.total + x`, a swap `self.a, self.b = "
+        "self.b, self.a`), or of a "
         "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
         "self.warm: ... self.warm = True`; a literal: a function built once and cached after "
         "`if self._fn is None:` is a memo, not flagged) inside "
@@ -773,10 +776,22 @@ class SelfMutationInTraced(Rule):
             return
         ctx = self.ctx
         if isinstance(node, cst.AugAssign):
-            pairs = [(node.target, node.value)]
+            pairs = [(node.target, node.value, None)]
         else:
-            pairs = assign_pairs(node)
-        for target, value in pairs:
+            pairs = []
+            for target, value in assign_pairs(node):
+                parts = unpacked(ctx, target, value)
+                if not parts:
+                    pairs.append((target, value, None))
+                    continue
+                # `_, self.key = jax.random.split(self.key)`: each target receives its
+                # element (model/unpacking.py)
+                for t, sub, traced in parts:
+                    if traced or sub is not None or not ctx.is_traced(value):
+                        # a tracer is stored; anything else is judged by the statement's
+                        # value (`self.a, self.b = self.b, self.a` reads what it rebinds)
+                        pairs.append((t, value, traced))
+        for target, value, traced in pairs:
             if _held_part(target, me):
                 self._check_held(node, target, value, me)
                 continue
@@ -786,12 +801,12 @@ class SelfMutationInTraced(Rule):
             if not ctx.in_traced:
                 # differentiated outside jit: the body runs at each call; a tracer stored
                 # (`self.last = loss`, `self.losses += [loss]`) outlives the differentiation
-                if value is not None and _stores_grad_tracer(ctx, value):
+                if value is not None and traced is None and _stores_grad_tracer(ctx, value):
                     self._report_stored(target, f"`{me}.{attr}` is assigned")
                 continue
             if isinstance(node, cst.AugAssign):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
-            elif ctx.is_traced(value):
+            elif ctx.is_traced(value) if traced is None else traced:
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
             elif _same_value(ctx, value, me, attr):
                 continue  # `self.cfg = cast(Config, self.cfg)`: a no-op, nothing to repeat

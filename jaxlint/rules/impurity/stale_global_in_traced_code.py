@@ -12,7 +12,7 @@ from jaxlint.findings import Severity
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.scopes import writes
-from jaxlint.model.program_order import Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
+from jaxlint.model.program_order import INSTANCE, instance_writes, parameter_setters, Sequence, across, attribute_writes, bindings, cleared_after, driving_callers
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import (bound_names, children, descendants, dotted_name, keyword_arg, positional_args,
                                 self_writes, walk_tree)
@@ -115,7 +115,9 @@ class StaleGlobalRead(Rule):
         "* `self.x` in a method jitted with `self` a Python object (`static_argnums=0`, or "
         "`jax.jit(obj.method)`), also in a lambda or def nested in it (`jax.tree.map(lambda "
         "p, g: p - self.lr * g, ...)`), when another method sets `self.x` or the driving code sets "
-        "`obj.x` between two calls (of the method, or of the attribute a method keeps its jit "
+        "`obj.x` (in this file, or in another module of the project on an instance of the class "
+        "it builds, also through a function of its own given the instance: `configure(c, False)` "
+        "setting `obj.mul`) between two calls (of the method, or of the attribute a method keeps its jit "
         "in: `self.step = jax.jit(self._step)` ... `t.step(...)`) (not when that method is the one place the file "
         "transforms the class's methods, `pmap(partial(self.step, ...))` built on every call: "
         "each call traces anew);\n"
@@ -132,6 +134,9 @@ class StaleGlobalRead(Rule):
         "pkg.config import LAYERS`), read in the jitted function as `config.SCALES` or as a name "
         "imported from that module (a rebinding, `config.SCALES = {...}`, does not reach such a "
         "name).\n\n"
+        "A value the function both prints and computes with (`print(\"Inside:\", y)` then "
+        "`return x + y`) is reported where it computes with it: that read is what the compiled "
+        "function keeps.\n\n"
         "Globals assigned once (constants, configuration), a global set again to the same "
         "constant or to an equal object (the same call of an imported module's function on "
         "constants, `optim = optax.adam(1e-4)` in each cell; not a `random` function), a closed-over local computed again by the same expression from inputs "
@@ -860,7 +865,8 @@ class StaleGlobalRead(Rule):
             for y in range(3):
                 print('Result:', f(jnp.array(1)))
             """,
-            expected=[(8, 22)],
+            # (reported where `f` computes with it: the print shows the value it was traced with)
+            expected=[(9, 16)],
             messages=[
                 "`y` is a module global that is reassigned (line 11) after `f` is defined: under jit its value is read once, at trace time, and baked into the compiled function, so later assignments are ignored until a retrace. Pass it as an argument",
             ],
@@ -1218,6 +1224,7 @@ class StaleGlobalRead(Rule):
         self._reported: set[tuple[int, str]] = set()
         self._checked: set[tuple[int, str]] = set()
         self._asserting = 0
+        self._printing = 0  # inside the arguments of a builtin `print(...)`
         self._attr_writes: Optional[dict[str, list[tuple[cst.CSTNode, cst.CSTNode]]]] = None
         # (traced function, global) -> a change between two of its calls (one scan each)
         self._changes: dict[tuple[int, str], Optional[tuple[str, cst.CSTNode]]] = {}
@@ -1271,13 +1278,15 @@ class StaleGlobalRead(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
-        if self.ctx.in_traced:
+        if self.ctx.in_traced and not self._printed_here_read_there(node):
             self._attribute(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._calls.add(id(node.func))
         if _is_assert_call(node):
             self._asserting += 1
+        if self.ctx.builtin_name(node.func) == "print":
+            self._printing += 1
         if self.ctx.in_traced:
             # `jax.vmap(act)(x)`, `lax.scan(body, ...)` in traced code: the transformation
             # calls the function it is handed, so that name is read as a call
@@ -1295,6 +1304,18 @@ class StaleGlobalRead(Rule):
     def leave_Call(self, node: cst.Call) -> None:
         if _is_assert_call(node):
             self._asserting -= 1
+        if self.ctx.builtin_name(node.func) == "print":
+            self._printing -= 1
+
+    def _printed_here_read_there(self, node: cst.CSTNode) -> bool:
+        """Is ``node`` an argument of ``print(...)`` while the function also reads the same
+        name (or attribute) outside any print?  That read feeds what the function computes
+        and returns: the finding goes there (a print shows the value it was traced with)."""
+        if not self._printing:
+            return False
+        text = self.ctx.code(node)
+        body = self.ctx.unit.node
+        return _read_outside_print(self.ctx, getattr(body, "body", body), type(node), text, False)
 
     def visit_Assert(self, node: cst.Assert) -> None:
         self._asserting += 1
@@ -1310,6 +1331,8 @@ class StaleGlobalRead(Rule):
         ctx = self.ctx
         if not ctx.in_traced or id(node) in self._skip or self._asserting:
             return  # (a flag asserted at trace time: a test of what runs when, on purpose)
+        if self._printed_here_read_there(node):
+            return
         n = node.value
         unit = ctx.unit
         if (id(unit), n) in self._reported:
@@ -1765,6 +1788,20 @@ class StaleGlobalRead(Rule):
             # which this file does not see
             return
         attr = node.attr.value
+        changed = _changed_between(unit, (INSTANCE, attr))
+        if changed is not None:
+            # another module builds an instance and sets the attribute between two calls of
+            # the method (`c.mul = False`, or a function of its own given `c`)
+            where, u = changed
+            self._reported.add((id(unit), dotted))
+            self.report(
+                node,
+                f"`{dotted}` is read in `{unit.name}`, which is jitted with `self` a Python object, "
+                f"and {where} sets it on an instance between two calls of `{u.name}`: the compiled "
+                "function keeps the value read at its first trace, so later calls ignore the change. "
+                "Pass it as an argument (or make the object a pytree)",
+            )
+            return
         # a setter: another method sets the attribute after construction (not one that
         # construction calls: configuration before the first call)
         setup_calls = {
@@ -1797,6 +1834,7 @@ class StaleGlobalRead(Rule):
                 )
                 return
         # an instance built in the driving code, its attribute set between two calls
+        setters = None
         for scope in self._scopes():
             seq = self._seq(scope)
             for i, stmt in enumerate(seq.stmts):
@@ -1807,8 +1845,14 @@ class StaleGlobalRead(Rule):
                     names = (unit.name, *self._holders(cls, unit))
                     uses = seq.uses({f"{var}.{n}" for n in names}, None)
                     called = next((n for n in names if seq.uses({f"{var}.{n}"}, None)), unit.name)
+                    if setters is None:
+                        setters = parameter_setters(ctx.index)
                     for stmt2 in seq.stmts[i + 1:]:
-                        for w in attribute_writes(stmt2, f"{var}.{attr}"):
+                        # `c.mul = False`, or `configure(c, False)` of a function of the file
+                        # that sets `obj.mul` on that parameter
+                        helped = [w for a, w in instance_writes(stmt2, var, setters)
+                                  if a == attr and type(w) is cst.Call]
+                        for w in attribute_writes(stmt2, f"{var}.{attr}") + helped:
                             at = seq.at[id(w)]
                             if across(uses, at, None, seq):
                                 self._reported.add((id(unit), dotted))
@@ -2383,3 +2427,25 @@ def _changed_between(unit: Unit, *keys: tuple[str, str]) -> Optional[tuple[str, 
                 return where, u
         u = u.parent
     return None
+
+
+def _read_outside_print(ctx, node: cst.CSTNode, kind: type, text: str, printing: bool) -> bool:
+    """Does ``node`` (a function's body; not the functions, lambdas and classes defined
+    in it) hold an expression of type ``kind`` written ``text`` outside the arguments of
+    a builtin ``print(...)``, not called?"""
+    for child in node.children:
+        if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and child is not node:
+            continue
+        if type(child) is cst.Call:
+            inner = printing or ctx.builtin_name(child.func) == "print"
+            called = type(child.func) is kind and ctx.code(child.func) == text
+            if not called and _read_outside_print(ctx, child.func, kind, text, printing):
+                return True
+            if any(_read_outside_print(ctx, a, kind, text, inner) for a in child.args):
+                return True
+            continue
+        if not printing and type(child) is kind and ctx.code(child) == text:
+            return True
+        if _read_outside_print(ctx, child, kind, text, printing):
+            return True
+    return False
