@@ -1451,7 +1451,12 @@ class NonHashableStaticArg(Rule):
         info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
+        # a jitted method of a class of another module (`model.energy(x)`): the instance is
+        # judged here; the other static arguments are told to that module (its decorator)
+        imported_method = info.receiver is not None and info.site is None
         for a, position, pname in info.args(call):
+            if imported_method and a.value is not info.receiver:
+                continue
             if not info.is_static(position, pname):
                 self._static_field(call, a.value, pname, position)
                 continue
