@@ -9,6 +9,14 @@
    not supported`` at ``model.energy(jnp.ones(3))`` and at ``shape.area(2.0)``; a tuple
    field, or ``@dataclass(frozen=True)`` over a tuple, runs.  Case 444 (equinox issue 11,
    the reconstruction split into modules).
+2. A module-level name bound to a jit (``ask = jit(ask_strategy, static_argnums=2)``,
+   ``scale = jax.jit(_scale, static_argnames="table")``) whose static parameter a call in
+   another module gives a JAX array, or a dict the project's own helper hands back
+   (``params, memory = init_strategy(...)``, every return of the helper a tuple with a dict
+   display there): reported at the ``jit(...)`` too, as a jit decorator already is, naming
+   the calling module (JAX207).  Observed with JAX 0.10.2: ``ValueError: Non-hashable static
+   arguments are not supported`` at both calls.  Case 1314 (evosax, commit a869dda 'Fix jit
+   unhashable dict problem').
 """
 
 from __future__ import annotations
@@ -113,3 +121,91 @@ def test_a_frozen_dataclass_as_static_self_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"geo/__init__.py": "",
                                          "geo/shapes.py": SHAPES.format(args="(frozen=True)"),
                                          "main.py": SHAPES_MAIN}) == []
+
+
+STRATEGY = """\
+import jax
+import jax.numpy as jnp
+from jax import jit
+
+
+def init_strategy(mean, popsize):
+    params = {params}
+    memory = {{"mean": mean}}
+    return params, memory
+
+
+def ask_strategy(rng, memory, params):
+    return memory["mean"] + jax.random.normal(rng, (4, memory["mean"].shape[0]))
+
+
+def _scale(x, table):
+    return x * len(table)
+
+
+ask = jit(ask_strategy, static_argnums=(2))
+scale = jax.jit(_scale, static_argnames="table")
+"""
+
+STRATEGY_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+from es.strategy import ask, init_strategy
+
+if __name__ == "__main__":
+    params, memory = init_strategy(jnp.zeros(3), 4)
+    print(ask(jax.random.PRNGKey(0), memory, params).shape)
+"""
+
+STRATEGY_OTHER = """\
+import jax.numpy as jnp
+
+import es.strategy as st
+
+
+def run():
+    table = {table}
+    return st.scale(2.0, table=table)
+"""
+
+
+def _given_msg(fn: str, param: str, decl: str, what: str, path: str) -> str:
+    return (f"`{fn}` declares `{param}` static ({decl}), but other modules pass {what} for `{param}` "
+            f"(a call in {path}): static arguments must be hashable, so those calls raise ValueError: "
+            f"Non-hashable static arguments are not supported. Instead, leave it out of the static "
+            f"arguments (traced), or pass a hashable value (tuple, int, str)")
+
+
+def _call_msg(what: str, fn: str, param: str, decl: str) -> str:
+    return (f"{what} is passed to `{fn}` in a static position (parameter `{param}`; {decl}): " + _TAIL
+            + "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)")
+
+
+def test_a_helpers_dict_and_an_array_given_to_module_level_jits_of_another_module(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {
+        "es/__init__.py": "",
+        "es/strategy.py": STRATEGY.format(params='{"popsize": popsize, "sigma": 0.5}'),
+        "main.py": STRATEGY_MAIN,
+        "other.py": STRATEGY_OTHER.format(table="jnp.ones(3)")})
+    assert got == [
+        ("JAX207", "es/strategy.py", 20, 7, _given_msg("ask", "params", "static_argnums=2", "a list or dict", "main.py")),
+        ("JAX207", "es/strategy.py", 21, 9, _given_msg("scale", "table", "static_argnames='table'", "a JAX array", "other.py")),
+        ("JAX207", "main.py", 8, 46, _call_msg(
+            "A dict (`params` is unpacked from what `init_strategy` returns)", "ask", "params", "static_argnums=2")),
+        ("JAX207", "other.py", 8, 32, _call_msg(
+            "A JAX array (`table` is bound to `jnp.ones(3)` on line 7)", "st.scale", "table", "static_argnames='table'")),
+    ]
+
+
+def test_a_helpers_tuple_and_a_tuple_given_to_module_level_jits_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {
+        "es/__init__.py": "",
+        "es/strategy.py": STRATEGY.format(params="(popsize, 0.5)"),
+        "main.py": STRATEGY_MAIN,
+        "other.py": STRATEGY_OTHER.format(table="(1.0, 2.0)")}) == []
+
+
+def test_the_same_dict_given_to_a_jit_without_static_arguments_stays_silent(tmp_path, monkeypatch):
+    text = STRATEGY.format(params='{"popsize": popsize, "sigma": 0.5}').replace(", static_argnums=(2)", "")
+    assert _lint(tmp_path, monkeypatch, {"es/__init__.py": "", "es/strategy.py": text, "main.py": STRATEGY_MAIN}) == []

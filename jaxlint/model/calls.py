@@ -649,6 +649,37 @@ class CallEffects:
                 if not v.traced and (v.kind in kinds.UNHASHABLE or (v.kind == V.LIST and receiver is not None)) and not (
                         v.kind == V.NPARRAY and self._host_scalar(arg.value)):
                     self.static_given.setdefault(name, {})[pname] = v.kind
+                elif self._unpacked_display(arg.value):
+                    # `params, memory = init_strategy(...)` with every return of the project's
+                    # helper a tuple holding a list/dict/set display there: the project's
+                    # own data, which its jit declares static
+                    self.static_given.setdefault(name, {})[pname] = V.LIST
+
+    def _unpacked_display(self, expr: cst.BaseExpression) -> bool:
+        """``params`` of ``params, memory = init_strategy(...)``, the one binding of the
+        name in this function (or at module level), where every return of the helper (of
+        another module of the project: its ``displays:`` fact, or a plain def of this
+        file) is a tuple of that length with a list/dict/set display at that position."""
+        if type(expr) is not cst.Name:
+            return False
+        unit = self.unit
+        if expr.value not in unit.assigned or unit.param(expr.value) is not None:
+            return False
+        bound = writes(unit.node, expr.value)
+        if len(bound) != 1 or type(bound[0]) is not cst.Assign or len(bound[0].targets) != 1:
+            return False
+        target, call = bound[0].targets[0].target, bound[0].value
+        if type(target) not in (cst.Tuple, cst.List) or type(call) is not cst.Call \
+                or any(type(el) is cst.StarredElement for el in target.elements):
+            return False
+        at = next((i for i, el in enumerate(target.elements)
+                   if type(el.value) is cst.Name and el.value.value == expr.value), None)
+        fact = kinds.called_return_fact(self.index, self.env.get, self.value, call, kinds.display_elements)
+        if at is None or fact is None or not fact.startswith(kinds.DISPLAYS):
+            return False
+        n, _, held = fact[len(kinds.DISPLAYS):].partition(":")
+        return n.isdigit() and int(n) == len(target.elements) and any(
+            item.partition("=")[0] == str(at) for item in held.split(","))
 
     # NumPy functions that give a scalar of an array (with no `axis`): hashable
     _REDUCTIONS = frozenset({"prod", "sum", "max", "min", "amax", "amin", "mean", "median", "std", "var",

@@ -320,7 +320,8 @@ def incoming_facts(
         # static parameters of its jits that calls in other modules give arrays
         for callee, given in sorted((proj.get("static_given") or {}).items()):
             target = index.resolve(module, callee)
-            if target is not None and target.kind == "function":
+            # (a def, or a module-level `ask = jit(ask_cma_strategy, static_argnums=2)`)
+            if target is not None and target.kind in ("function", "assign"):
                 target_path = path_of.get(target.module)
                 if target_path is not None:
                     known = out.setdefault(target_path, {}).setdefault("static_given", {}).setdefault(target.qualname, {})

@@ -1929,35 +1929,50 @@ class NonHashableStaticArg(Rule):
         unit = ctx.index.unit_of.get(id(node))
         if unit is None or not unit.static_given:
             return
-        positional = [p.name for p in unit.positional()]
         for d in node.decorators:
             info = ctx.jit_declaration(d.decorator)
             if info is None or info.unit is not unit:
                 continue
-            given = [(p, gs) for p, gs in sorted(unit.static_given.items(), key=lambda pg: (
-                positional.index(pg[0]) if pg[0] in positional else len(positional), pg[0]))
-                if info.is_static(positional.index(p) if p in positional else None, p)]
-            if not given:
-                continue
-            names = ", ".join(f"`{p}`" for p, _ in given)
-            parts = []
-            for p, gs in given:
-                whats = sorted({_PASSED.get(k, "an array") for k, _ in gs})
-                paths = sorted({path for _, path in gs})
-                parts.append(f"{' or '.join(whats)} for `{p}` (a call in {', '.join(paths)})")
-            self.report(
-                d.decorator,
-                f"`{unit.name}` declares {names} static ({info.label()}), but other modules pass "
-                f"{'; '.join(parts)}: static arguments must be hashable, so those calls raise "
-                f"ValueError: Non-hashable static arguments are not supported. Instead, leave "
-                f"{'them' if len(given) > 1 else 'it'} out of the static arguments (traced), or pass a "
-                f"hashable value (tuple, int, str)",
-            )
+            self._report_given(d.decorator, unit.name, info, unit.static_given)
+
+    def _report_given(self, where: cst.CSTNode, name: str, info, static_given: dict) -> None:
+        """The jit declaration ``where`` of ``name`` (a decorator, or the ``jax.jit(...)``
+        a module-level name is bound to), whose static parameters calls in other
+        modules give unhashable values (``static_given``: param -> [[kind, path], ...])."""
+        positional = [p.name for p in info.unit.positional()]
+        given = [(p, gs) for p, gs in sorted(static_given.items(), key=lambda pg: (
+            positional.index(pg[0]) if pg[0] in positional else len(positional), pg[0]))
+            if info.is_static(positional.index(p) if p in positional else None, p)]
+        if not given:
+            return
+        names = ", ".join(f"`{p}`" for p, _ in given)
+        parts = []
+        for p, gs in given:
+            whats = sorted({_PASSED.get(k, "an array") for k, _ in gs})
+            paths = sorted({path for _, path in gs})
+            parts.append(f"{' or '.join(whats)} for `{p}` (a call in {', '.join(paths)})")
+        self.report(
+            where,
+            f"`{name}` declares {names} static ({info.label()}), but other modules pass "
+            f"{'; '.join(parts)}: static arguments must be hashable, so those calls raise "
+            f"ValueError: Non-hashable static arguments are not supported. Instead, leave "
+            f"{'them' if len(given) > 1 else 'it'} out of the static arguments (traced), or pass a "
+            f"hashable value (tuple, int, str)",
+        )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
-        ``data`` is declared static: remembered for ``finish``."""
+        ``data`` is declared static: remembered for ``finish``.  And a module-level
+        ``ask = jit(ask_cma_strategy, static_argnums=2)`` whose static parameters calls
+        in other modules give unhashable values: reported at the ``jit(...)``, as a
+        decorator is."""
         unit = self.ctx.unit
+        bound = self.ctx.index.static_given_bound
+        if bound and unit.is_module and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
+                and node.targets[0].target.value in bound:
+            info = self.ctx.jit_declaration(node.value)
+            if info is not None and info.unit is not None and info.checked:
+                self._report_given(node.value, node.targets[0].target.value, info, bound[node.targets[0].target.value])
         if unit.name != "__init__" or unit.cls is None or len(node.targets) != 1:
             return
         t = node.targets[0].target
