@@ -17,6 +17,15 @@
    the calling module (JAX207).  Observed with JAX 0.10.2: ``ValueError: Non-hashable static
    arguments are not supported`` at both calls.  Case 1314 (evosax, commit a869dda 'Fix jit
    unhashable dict problem').
+3. A jitted method of a class of another module called on an instance that every object
+   of the calling class holds in an attribute (``self.source = Basis(names)`` once in
+   ``__init__``, no other method assigning it; the class has no base but ``object``):
+   ``self.source.update(param, [...])`` passes ``self.source`` as ``self`` and the list
+   (or a JAX array) to a static parameter, reported at the method's decorator naming the
+   calling module, as for an instance a local name holds (JAX207).  Observed with JAX
+   0.10.2: ``ValueError: Non-hashable static arguments are not supported`` for the list
+   and for ``jnp.arange(3)``.  Case 1640 (jaxtronomy, commit aadd592) calls its jitted
+   ``update_linear`` this way.
 """
 
 from __future__ import annotations
@@ -209,3 +218,75 @@ def test_a_helpers_tuple_and_a_tuple_given_to_module_level_jits_stay_silent(tmp_
 def test_the_same_dict_given_to_a_jit_without_static_arguments_stays_silent(tmp_path, monkeypatch):
     text = STRATEGY.format(params='{"popsize": popsize, "sigma": 0.5}').replace(", static_argnums=(2)", "")
     assert _lint(tmp_path, monkeypatch, {"es/__init__.py": "", "es/strategy.py": text, "main.py": STRATEGY_MAIN}) == []
+
+
+BASIS = """\
+from functools import partial
+
+import jax.numpy as jnp
+from jax import jit
+
+
+class Basis(object):
+    def __init__(self, names):
+        self.names = names
+
+    @partial(jit, static_argnums=(0, 2))
+    def update(self, param, kwargs_list):
+        return param * len(kwargs_list)
+"""
+
+FIT = """\
+import jax.numpy as jnp
+
+from lm.basis import Basis
+
+
+class Fit(object):
+    def __init__(self, names):
+        self.source = Basis(names)
+
+    def run(self, param):
+        return self.source.update(param, {value})
+"""
+
+FIT2 = """\
+import jax.numpy as jnp
+
+import lm.basis as lb
+
+
+class Fit2:
+    def __init__(self, names):
+        self.light = lb.Basis(names)
+
+    def run(self, param):
+        return self.light.update(param, {value})
+"""
+
+
+def _basis_msg(what: str, path: str) -> str:
+    return _given_msg("update", "kwargs_list", "static_argnums=(0, 2)", what, path)
+
+
+def test_a_list_given_to_a_jitted_method_through_an_instance_attribute(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"lm/__init__.py": "", "lm/basis.py": BASIS,
+                                        "fit.py": FIT.format(value='[{"amp": 1.0}]')})
+    assert got == [("JAX207", "lm/basis.py", 11, 6, _basis_msg("a list or dict", "fit.py"))]
+
+
+def test_an_array_given_through_an_attribute_of_a_class_reached_by_its_module(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"lm/__init__.py": "", "lm/basis.py": BASIS,
+                                        "fit2.py": FIT2.format(value="jnp.arange(3)")})
+    assert got == [("JAX207", "lm/basis.py", 11, 6, _basis_msg("a JAX array", "fit2.py"))]
+
+
+def test_a_tuple_given_through_an_instance_attribute_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"lm/__init__.py": "", "lm/basis.py": BASIS,
+                                         "fit.py": FIT.format(value='("amp",)'),
+                                         "fit2.py": FIT2.format(value="(1, 2)")}) == []
+
+
+def test_an_attribute_another_method_rebinds_stays_silent(tmp_path, monkeypatch):
+    text = FIT.format(value='[{"amp": 1.0}]') + "\n    def reset(self, other):\n        self.source = other\n"
+    assert _lint(tmp_path, monkeypatch, {"lm/__init__.py": "", "lm/basis.py": BASIS, "fit.py": text}) == []

@@ -619,6 +619,16 @@ class CallEffects:
                 receiver = call.func.value
         elif decl is not None and self.lookup(name.split(".", 1)[0]) is not None:
             return
+        if decl is None and type(call.func) is cst.Attribute:
+            # `self.SourceModel.update_linear(...)`: on an instance every object of this
+            # class holds in that attribute (`__init__` binds it once to `LinearBasis(...)`)
+            made = self._self_attribute_value(call.func.value)
+            written = dotted_name(made.func) if type(made) is cst.Call else None
+            if written is not None and self.lookup(written.split(".", 1)[0]) is None \
+                    and self.unit.lookup_def(written.split(".", 1)[0]) is None:
+                name = f"{written}.{call.func.attr.value}"
+                decl = self.index.imported_jits.get(name)
+                receiver = call.func.value
         if decl is None:
             return
         params = decl.get("params") or []
@@ -654,6 +664,19 @@ class CallEffects:
                     # helper a tuple holding a list/dict/set display there: the project's
                     # own data, which its jit declares static
                     self.static_given.setdefault(name, {})[pname] = V.LIST
+
+    def _self_attribute_value(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """``self.attr`` in a method of a class of this file (no base but ``object``)
+        whose ``__init__`` sets ``self.attr`` once and whose other methods never assign
+        it: the expression it sets it to (``hashing.attribute_value``); else None."""
+        cls = self.unit.cls
+        if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self" \
+                or cls is None or not self.unit.params or self.unit.params[0].name != "self" \
+                or not isinstance(cls.node, cst.ClassDef) or cls.node.keywords \
+                or any(not (type(b.value) is cst.Name and b.value.value == "object") for b in cls.node.bases):
+            return None
+        from jaxlint.model.hashing import attribute_value
+        return attribute_value(cls.node.with_changes(bases=()), expr.attr.value)
 
     def _unpacked_display(self, expr: cst.BaseExpression) -> bool:
         """``params`` of ``params, memory = init_strategy(...)``, the one binding of the
