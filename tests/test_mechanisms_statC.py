@@ -26,6 +26,16 @@
    0.10.2: ``ValueError: Non-hashable static arguments are not supported`` for the list
    and for ``jnp.arange(3)``.  Case 1640 (jaxtronomy, commit aadd592) calls its jitted
    ``update_linear`` this way.
+4. ``jax.jit(fn)`` of a function of another module that hands a parameter, unchanged, to
+   a static parameter of a jitted def of its own module (at the top level of its body,
+   or under ``if p == <literal>`` with ``p`` defaulting to that literal, when the call
+   leaves ``p`` out): this jit traces the parameter, so the inner jit gets a tracer in a
+   static position; reported at the argument of the call through the jit (the facts
+   ``static_sinks``, engine/project.py), unless the jit declares it static (by position
+   or by name: jit maps one to the other through the signature) (JAX207).  Observed with
+   JAX 0.10.2: ``ValueError: Non-hashable static arguments are not supported`` for
+   ``jax.jit(fit)(x, 3)`` and ``reduce_jit(x, k=2)``; ``jax.jit(fit, static_argnums=1)``
+   and ``static_argnames="k"`` run.  Case 464 (pcax issue 3).
 """
 
 from __future__ import annotations
@@ -290,3 +300,101 @@ def test_a_tuple_given_through_an_instance_attribute_stays_silent(tmp_path, monk
 def test_an_attribute_another_method_rebinds_stays_silent(tmp_path, monkeypatch):
     text = FIT.format(value='[{"amp": 1.0}]') + "\n    def reset(self, other):\n        self.source = other\n"
     assert _lint(tmp_path, monkeypatch, {"lm/__init__.py": "", "lm/basis.py": BASIS, "fit.py": text}) == []
+
+
+PC_INIT = "from pc.core import fit, reduce\n"
+
+PC_CORE = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+def fit(x, n_components, solver="full"):
+    if solver == "full":
+        return _fit_full(x, n_components)
+    raise ValueError(solver)
+
+
+def reduce(x, k):
+    top = _top(x, k)
+    return top.sum()
+
+
+@partial(jax.jit, static_argnames="n_components")
+def _fit_full(x, n_components):
+    return x[:, :n_components]
+
+
+@partial(jax.jit, static_argnums=1)
+def _top(x, k):
+    return jnp.sort(x)[-k:]
+"""
+
+PC_A = """\
+import jax
+import jax.numpy as jnp
+
+from pc import fit
+
+x = jnp.ones((4, 4))
+print({call}.shape)
+"""
+
+PC_B = """\
+import jax
+import jax.numpy as jnp
+
+import pc.core as core
+
+
+def run(x):
+    reduce_jit = jax.jit(core.reduce{static})
+    return reduce_jit(x, k=2)
+"""
+
+_TRACER_IN = ("A tracer is passed to `{0}` in a static position (parameter `{1}`; {2}): " + _TAIL
+              + "pass it as a traced (non-static) argument, or pass a hashable value (tuple, int, str)")
+
+
+def _sink_msg(value: str, jitted: str, fn: str, param: str, inner: str, label: str, hint: str) -> str:
+    return (f"`{value}` is passed to `{jitted}` for `{param}`: that jit of `{fn}` traces it, and `{fn}` hands "
+            f"it to `{inner}`, which declares `{param}` static ({label}): a tracer in a static position raises "
+            f"ValueError: Non-hashable static arguments are not supported. Instead, declare it static where "
+            f"`{fn}` is jitted ({hint})")
+
+
+# (the library's own lines, pc/core.py 9 and 14, are reported as before: `fit` and `reduce`
+# are traced by the jits of the other modules)
+_CORE = [
+    ("JAX207", "pc/core.py", 9, 29, _TRACER_IN.format("_fit_full", "n_components", "static_argnames='n_components'")),
+    ("JAX207", "pc/core.py", 14, 19, _TRACER_IN.format("_top", "k", "static_argnums=1")),
+]
+
+
+def test_a_jit_of_a_function_that_hands_a_parameter_to_a_static_one(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"pc/__init__.py": PC_INIT, "pc/core.py": PC_CORE,
+                                        "a.py": PC_A.format(call="jax.jit(fit)(x, 3)"),
+                                        "b.py": PC_B.format(static="")})
+    assert got == sorted([
+        ("JAX207", "a.py", 7, 23, _sink_msg("3", "jax.jit(fit)", "fit", "n_components", "_fit_full",
+                                            "static_argnames='n_components'", "static_argnums=1")),
+        ("JAX207", "b.py", 9, 28, _sink_msg("2", "reduce_jit", "core.reduce", "k", "_top", "static_argnums=1",
+                                            "static_argnames='k'")),
+        *_CORE])
+
+
+def test_the_parameter_declared_static_or_another_branch_stays_silent(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"pc/__init__.py": PC_INIT, "pc/core.py": PC_CORE,
+                                        "a.py": PC_A.format(call="jax.jit(fit, static_argnames='n_components')(x, 3)"),
+                                        "b.py": PC_B.format(static=", static_argnums=1")})
+    assert got == []
+
+
+def test_a_call_that_picks_another_branch_is_not_reported_at_the_call(tmp_path, monkeypatch):
+    # `solver="other"` leaves the `if solver == "full":` branch: only the library's line,
+    # as before (a traced `fit`), is reported
+    got = _lint(tmp_path, monkeypatch, {"pc/__init__.py": PC_INIT, "pc/core.py": PC_CORE,
+                                        "a2.py": PC_A.format(call='jax.jit(fit)(x, 3, solver="other")')})
+    assert got == [_CORE[0]]

@@ -179,6 +179,10 @@ class FileIndex:
     # module-level names bound to a jit whose static parameters calls in other modules
     # give unhashable values: name -> {param: [[kind, path], ...]} (JAX207)
     static_given_bound: dict = field(default_factory=dict)
+    # functions of other modules that hand a parameter to a static parameter of one of
+    # their module's jits (facts ``static_sinks``, engine/project.py): name as written ->
+    # {"params": [...], "sinks": {param: [jit, its param, its label]}, "when": {...}}
+    imported_static_sinks: dict = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -2282,6 +2286,9 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.runs_again = True
+        sinks = facts.get("static_sinks")
+        self.index.imported_static_sinks = factreads.ReadDict(reads, "static_sinks", sinks) if reads is not None \
+            else dict(sinks or {})
         takes = facts.get("takes_fns")
         self.index.imported_takes_fns = factreads.ReadDict(reads, "takes_fns", takes) if reads is not None \
             else dict(takes or {})

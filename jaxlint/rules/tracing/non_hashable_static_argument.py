@@ -1451,6 +1451,8 @@ class NonHashableStaticArg(Rule):
         info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
+        if info.unit is None and info.site is not None and not through:
+            self._into_static_sink(call, info)
         # a jitted method of a class of another module (`model.energy(x)`): the instance is
         # judged here; the other static arguments are told to that module (its decorator)
         imported_method = info.receiver is not None and info.site is None
@@ -1934,6 +1936,56 @@ class NonHashableStaticArg(Rule):
             if info is None or info.unit is not unit:
                 continue
             self._report_given(d.decorator, unit.name, info, unit.static_given)
+
+    def _into_static_sink(self, call: cst.Call, info) -> None:
+        """``fit_jit(x, 3)`` with ``fit_jit = jax.jit(pcax_lite.fit)``: a jit of a function
+        of another module that hands its parameter ``n_components``, unchanged, to a
+        static parameter of a jit of its own module (facts ``static_sinks``,
+        engine/project.py).  This jit does not declare it static, so it traces it: the
+        inner jit receives a tracer in a static position, and the call raises."""
+        ctx = self.ctx
+        sinks = ctx.index.imported_static_sinks
+        fn = info.site.fn_expr
+        written = dotted_name(fn) if sinks else None
+        known = sinks.get(written) if written is not None else None
+        if known is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+            return
+        positional = [p[0] for p in known["params"] if p[1] in ("pos", "posonly")]
+        kinds_of = {p[0]: p[1] for p in known["params"]}
+        passed: dict[str, cst.Arg] = {}
+        for i, a in enumerate(call.args):
+            if a.star:
+                return  # (what a `*args` fills is unknown)
+            if a.keyword is None:
+                if i < len(positional):
+                    passed[positional[i]] = a
+            elif kinds_of.get(a.keyword.value) in ("pos", "kwonly"):
+                passed[a.keyword.value] = a
+        if any(p in passed for p in known.get("when", {})):
+            return  # the call picks another branch than the one that hands it on
+        if (info.static_nums_node is not None and info.static_nums is None) \
+                or (info.static_names_node is not None and info.static_names is None):
+            return  # declared static, but not as literals
+        nums, names = info.static_nums or [], info.static_names or []
+        if any(k < 0 for k in nums):
+            return
+        for param, (inner, inner_param, label) in sorted(known["sinks"].items()):
+            a = passed.get(param)
+            if a is None:
+                continue
+            position = positional.index(param) if param in positional else None
+            if param in names or (position is not None and position in nums):
+                continue  # (jit maps names and positions through the signature)
+            hint = (f"static_argnums={position}" if position is not None and a.keyword is None
+                    else f"static_argnames='{param}'")
+            self.report(
+                a.value,
+                f"`{ctx.code(a.value).strip()}` is passed to `{ctx.code(call.func).strip()}` for `{param}`: that jit "
+                f"of `{written}` traces it, and `{written}` hands it to `{inner}`, which declares "
+                f"`{inner_param}` static ({label}): a tracer in a static position raises ValueError: "
+                f"Non-hashable static arguments are not supported. Instead, declare it static where "
+                f"`{written}` is jitted ({hint})",
+            )
 
     def _report_given(self, where: cst.CSTNode, name: str, info, static_given: dict) -> None:
         """The jit declaration ``where`` of ``name`` (a decorator, or the ``jax.jit(...)``
