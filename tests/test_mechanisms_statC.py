@@ -36,6 +36,14 @@
    JAX 0.10.2: ``ValueError: Non-hashable static arguments are not supported`` for
    ``jax.jit(fit)(x, 3)`` and ``reduce_jit(x, k=2)``; ``jax.jit(fit, static_argnums=1)``
    and ``static_argnames="k"`` run.  Case 464 (pcax issue 3).
+5. Inside a jitted function, what a jit of another module returns is traced (a jitted
+   method called through ``self.source``, as in 3, or a jit imported by name): handed
+   on to a static parameter of a jit of that module (``a, i = self.source.update(param,
+   i)`` then ``self.light.update(param, i)``), the tracer is told to the declaring module
+   and reported at its decorator, naming the calling module (JAX207).  Observed with
+   JAX 0.10.2: ``ValueError: Non-hashable static arguments are not supported`` at the
+   second call; with ``i`` traced (``static_argnums=(0,)``, ``param[i]``) it runs.
+   Case 1640 (jaxtronomy, commit aadd592 'fixed bug with marking tracer as static').
 """
 
 from __future__ import annotations
@@ -398,3 +406,80 @@ def test_a_call_that_picks_another_branch_is_not_reported_at_the_call(tmp_path, 
     got = _lint(tmp_path, monkeypatch, {"pc/__init__.py": PC_INIT, "pc/core.py": PC_CORE,
                                         "a2.py": PC_A.format(call='jax.jit(fit)(x, 3, solver="other")')})
     assert got == [_CORE[0]]
+
+
+STEP_LIB = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import jit
+
+
+class Basis(object):
+    def __init__(self, names):
+        self.names = names
+
+    @partial(jit, static_argnums={nums})
+    def update(self, param, i):
+        return param[i], i + 1
+
+
+@partial(jax.jit, static_argnums={take_nums})
+def take(param, i):
+    return param[i], i + 1
+"""
+
+STEP_FIT = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from lm.basis import Basis
+
+
+class Fit(object):
+    def __init__(self, names):
+        self.source = Basis(names)
+        self.light = Basis(names)
+
+    @partial(jax.jit, static_argnums=0)
+    def run(self, param):
+        i = 0
+        a, i = self.source.update(param, i)
+        b, i = self.light.update(param, i)
+        return a + b
+"""
+
+STEP_WALK = """\
+import jax
+import jax.numpy as jnp
+
+from lm.basis import take
+
+
+@jax.jit
+def walk(param):
+    a, n = take(param, 0)
+    b, n = take(param, n)
+    return a + b
+"""
+
+
+def test_what_an_inner_jit_returns_given_to_a_static_parameter_of_another_modules_jit(tmp_path, monkeypatch):
+    got = _lint(tmp_path, monkeypatch, {"lm/__init__.py": "",
+                                        "lm/basis.py": STEP_LIB.format(nums="(0, 2)", take_nums="1"),
+                                        "fit.py": STEP_FIT, "walk.py": STEP_WALK})
+    assert got == [
+        ("JAX207", "lm/basis.py", 12, 6, _given_msg("update", "i", "static_argnums=(0, 2)", "a tracer", "fit.py")),
+        ("JAX207", "lm/basis.py", 17, 2, _given_msg("take", "i", "static_argnums=1", "a tracer", "walk.py")),
+        # (reported before too: a tracer at a call of an imported jit, in the calling file)
+        ("JAX207", "walk.py", 10, 24, _TRACER_IN.format("take", "i", "static_argnums=1")),
+    ]
+
+
+def test_the_index_traced_stays_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"lm/__init__.py": "",
+                                         "lm/basis.py": STEP_LIB.format(nums="(0,)", take_nums="()"),
+                                         "fit.py": STEP_FIT, "walk.py": STEP_WALK}) == []

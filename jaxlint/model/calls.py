@@ -659,6 +659,10 @@ class CallEffects:
                 if not v.traced and (v.kind in kinds.UNHASHABLE or (v.kind == V.LIST and receiver is not None)) and not (
                         v.kind == V.NPARRAY and self._host_scalar(arg.value)):
                     self.static_given.setdefault(name, {})[pname] = v.kind
+                elif self.is_traced(arg.value):
+                    # a tracer (`kwargs, i = self.source.update(param, i, ...)` inside a
+                    # jitted function: what an inner jit returns there is traced)
+                    self.static_given.setdefault(name, {})[pname] = "tracer"
                 elif self._unpacked_display(arg.value):
                     # `params, memory = init_strategy(...)` with every return of the project's
                     # helper a tuple holding a list/dict/set display there: the project's

@@ -80,7 +80,10 @@ class NonHashableStaticArg(Rule):
         "that hands `n_components` unchanged to a static parameter of a jit of its module (at the "
         "top level of its body, or under `if solver == \"full\":` with `solver` defaulting to "
         "`\"full\"` and left out) is reported at the argument unless this jit declares it static: "
-        "it traces it, and the inner jit gets a tracer in a static position. A "
+        "it traces it, and the inner jit gets a tracer in a static position. Inside a jitted "
+        "function, what a jit of another module returns is a tracer: handed on to a static "
+        "parameter of a jit of that module (`a, i = self.source.update(param, i)` then "
+        "`self.light.update(param, i)`), it is reported at that jit's decorator. A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -2400,7 +2403,7 @@ class NonHashableStaticArg(Rule):
 
 # what a call-site kind (model/kinds.py) is, where it cannot be hashed
 _PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
-           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict"}
+           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict", "tracer": "a tracer"}
 
 
 def _short(text: str) -> str:
