@@ -680,7 +680,11 @@ class CallEffects:
                 or any(not (type(b.value) is cst.Name and b.value.value == "object") for b in cls.node.bases):
             return None
         from jaxlint.model.hashing import attribute_value
-        return attribute_value(cls.node.with_changes(bases=()), expr.attr.value)
+        memo = self.__dict__.setdefault("_self_attribute_memo", {})  # (one walk per class and attribute)
+        key = (id(cls.node), expr.attr.value)
+        if key not in memo:
+            memo[key] = attribute_value(cls.node.with_changes(bases=()), expr.attr.value)
+        return memo[key]
 
     def _unpacked_display(self, expr: cst.BaseExpression) -> bool:
         """``params`` of ``params, memory = init_strategy(...)``, the one binding of the
