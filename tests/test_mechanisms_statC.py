@@ -37,7 +37,8 @@
    ``jax.jit(fit)(x, 3)`` and ``reduce_jit(x, k=2)``; ``jax.jit(fit, static_argnums=1)``
    and ``static_argnames="k"`` run.  Case 464 (pcax issue 3).
 5. Inside a jitted function, what a jit of another module returns is traced (a jitted
-   method called through ``self.source``, as in 3, or a jit imported by name): handed
+   method called through ``self.source``, as in 3, a jit imported by name, or one reached
+   through its module imported here, ``lb.take(...)``): handed
    on to a static parameter of a jit of that module (``a, i = self.source.update(param,
    i)`` then ``self.light.update(param, i)``), the tracer is told to the declaring module
    and reported at its decorator, naming the calling module (JAX207).  Observed with
@@ -483,3 +484,14 @@ def test_the_index_traced_stays_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"lm/__init__.py": "",
                                          "lm/basis.py": STEP_LIB.format(nums="(0,)", take_nums="()"),
                                          "fit.py": STEP_FIT, "walk.py": STEP_WALK}) == []
+
+
+def test_a_jit_reached_through_its_module_returns_a_tracer_too(tmp_path, monkeypatch):
+    walk = STEP_WALK.replace("from lm.basis import take", "import lm.basis as lb").replace("take(", "lb.take(")
+    got = _lint(tmp_path, monkeypatch, {"lm/__init__.py": "",
+                                        "lm/basis.py": STEP_LIB.format(nums="(0, 2)", take_nums="1"),
+                                        "walk.py": walk})
+    assert got == [
+        ("JAX207", "lm/basis.py", 17, 2, _given_msg("take", "i", "static_argnums=1", "a tracer", "walk.py")),
+        ("JAX207", "walk.py", 10, 27, _TRACER_IN.format("lb.take", "i", "static_argnums=1")),
+    ]

@@ -1575,8 +1575,10 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
     the ``apply`` of a flax linen module built once (``dense = nn.Dense(3)``, ``model =
     Net()`` of a linen class of the file), or a jitted function of another module of the
     project (``jax.jit`` inlined into the trace gives tracers)?"""
-    if written is not None and head is None and "." not in written and written in ev.index.imported_jits:
-        return True  # (a name of this file shadowing it is `head`)
+    if written is not None and head is None and written in ev.index.imported_jits:
+        # (a name of this file shadowing it is `head`; `lb.take` through the module
+        # imported here too)
+        return True
     if type(func) is cst.Attribute and type(func.value) is cst.Attribute and ev.index.imported_jits:
         # `self.source.update(...)`: a jitted method of a class of another module, on the
         # instance every object of this class holds there (model/calls.py)
