@@ -165,6 +165,66 @@ def _class_consumers(interp: Interpreter) -> dict:
     return out
 
 
+def _static_sinks(interp: Interpreter) -> dict:
+    """Module-level plain functions (no decorator, not jitted here) that hand one of
+    their parameters, unchanged, to a static parameter of a jitted def of this file
+    (``def fit(x, n_components, solver="full"): if solver == "full": return
+    _fit_full(x, n_components)`` with ``_fit_full`` jitted with ``n_components`` static),
+    on the path a call that leaves the defaults alone takes: the statement is at the top
+    level of the body, or under ``if p == <literal>`` where ``p`` defaults to that literal
+    (``when``: such a call must leave ``p`` out).  A jit of the function (``jax.jit(fit)``
+    in another module) makes the parameter a tracer there (JAX207)."""
+    exports = interp.jit_calls.exports()
+    if not exports:
+        return {}
+    from jaxlint.model.walk import walk_tree
+    scopes = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    out = {}
+    for name, unit in sorted(interp.index.module_unit.defs.items()):
+        node = unit.node
+        if not isinstance(node, cst.FunctionDef) or node.decorators or node.asynchronous is not None \
+                or unit.cls is not None or unit.is_generator or name in exports:
+            continue
+        params = {p.name: p for p in unit.params if p.kind in ("pos", "posonly", "kwonly")}
+        sinks: dict = {}
+        when: dict = {}
+
+        def visit(stmts, cond) -> None:
+            for stmt in stmts:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for n in walk_tree(stmt, lambda n: type(n) in scopes):
+                        if type(n) is not cst.Call or type(n.func) is not cst.Name:
+                            continue
+                        info = exports.get(n.func.value)
+                        if info is None or info.unit is None or not info.exact or n.func.value in unit.assigned \
+                                or n.func.value in params or n.func.value in unit.defs:
+                            continue
+                        for a, position, pname in info.args(n):
+                            v = a.value
+                            if pname is not None and type(v) is cst.Name and v.value in params \
+                                    and v.value not in unit.assigned and info.is_static(position, pname) \
+                                    and v.value not in sinks:
+                                sinks[v.value] = [n.func.value, pname, info.label()]
+                                when.update(cond)
+                elif isinstance(stmt, cst.If):
+                    t = stmt.test
+                    if type(t) is cst.Comparison and type(t.left) is cst.Name and len(t.comparisons) == 1 \
+                            and type(t.comparisons[0].operator) is cst.Equal and t.left.value in params \
+                            and t.left.value not in unit.assigned:
+                        p = params[t.left.value]
+                        right = t.comparisons[0].comparator
+                        if p.default is not None and type(right) in (cst.SimpleString, cst.Integer) \
+                                and type(p.default) is type(right) and p.default.value == right.value:
+                            visit(stmt.body.body, {**cond, p.name: right.value})
+
+        visit(node.body.body, {})
+        if sinks:
+            out[name] = {"params": [[p.name, p.kind, p.index] for p in unit.params], "sinks": sinks}
+            if when:
+                out[name]["when"] = dict(sorted(when.items()))
+    return out
+
+
 def _calls_and_sites(interp: Interpreter, settings: LintSettings) -> dict:
     packages = settings.project_packages
     imports = interp.imports
@@ -379,6 +439,9 @@ def _kinds_out(interp: Interpreter) -> dict:
                 takes[name]["when"] = dict(sorted(unit.transform_conditions.items()))
     if takes:
         out["takes_fns"] = takes  # functions that hand a parameter to a transformation
+    sinks = _static_sinks(interp)
+    if sinks:
+        out["static_sinks"] = sinks  # functions that hand a parameter to a jit's static one
     wanted = instances.wanted_instances(interp)
     if wanted:
         out["instances"] = wanted  # `Cls.__init__` -> the parameters that want instance kinds

@@ -619,6 +619,16 @@ class CallEffects:
                 receiver = call.func.value
         elif decl is not None and self.lookup(name.split(".", 1)[0]) is not None:
             return
+        if decl is None and type(call.func) is cst.Attribute:
+            # `self.SourceModel.update_linear(...)`: on an instance every object of this
+            # class holds in that attribute (`__init__` binds it once to `LinearBasis(...)`)
+            made = self._self_attribute_value(call.func.value)
+            written = dotted_name(made.func) if type(made) is cst.Call else None
+            if written is not None and self.lookup(written.split(".", 1)[0]) is None \
+                    and self.unit.lookup_def(written.split(".", 1)[0]) is None:
+                name = f"{written}.{call.func.attr.value}"
+                decl = self.index.imported_jits.get(name)
+                receiver = call.func.value
         if decl is None:
             return
         params = decl.get("params") or []
@@ -649,6 +659,58 @@ class CallEffects:
                 if not v.traced and (v.kind in kinds.UNHASHABLE or (v.kind == V.LIST and receiver is not None)) and not (
                         v.kind == V.NPARRAY and self._host_scalar(arg.value)):
                     self.static_given.setdefault(name, {})[pname] = v.kind
+                elif self.is_traced(arg.value):
+                    # a tracer (`kwargs, i = self.source.update(param, i, ...)` inside a
+                    # jitted function: what an inner jit returns there is traced)
+                    self.static_given.setdefault(name, {})[pname] = "tracer"
+                elif self._unpacked_display(arg.value):
+                    # `params, memory = init_strategy(...)` with every return of the project's
+                    # helper a tuple holding a list/dict/set display there: the project's
+                    # own data, which its jit declares static
+                    self.static_given.setdefault(name, {})[pname] = V.LIST
+
+    def _self_attribute_value(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """``self.attr`` in a method of a class of this file (no base but ``object``)
+        whose ``__init__`` sets ``self.attr`` once and whose other methods never assign
+        it: the expression it sets it to (``hashing.attribute_value``); else None."""
+        cls = self.unit.cls
+        if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self" \
+                or cls is None or not self.unit.params or self.unit.params[0].name != "self" \
+                or not isinstance(cls.node, cst.ClassDef) or cls.node.keywords \
+                or any(not (type(b.value) is cst.Name and b.value.value == "object") for b in cls.node.bases):
+            return None
+        from jaxlint.model.hashing import attribute_value
+        memo = self.__dict__.setdefault("_self_attribute_memo", {})  # (one walk per class and attribute)
+        key = (id(cls.node), expr.attr.value)
+        if key not in memo:
+            memo[key] = attribute_value(cls.node.with_changes(bases=()), expr.attr.value)
+        return memo[key]
+
+    def _unpacked_display(self, expr: cst.BaseExpression) -> bool:
+        """``params`` of ``params, memory = init_strategy(...)``, the one binding of the
+        name in this function (or at module level), where every return of the helper (of
+        another module of the project: its ``displays:`` fact, or a plain def of this
+        file) is a tuple of that length with a list/dict/set display at that position."""
+        if type(expr) is not cst.Name:
+            return False
+        unit = self.unit
+        if expr.value not in unit.assigned or unit.param(expr.value) is not None:
+            return False
+        bound = writes(unit.node, expr.value)
+        if len(bound) != 1 or type(bound[0]) is not cst.Assign or len(bound[0].targets) != 1:
+            return False
+        target, call = bound[0].targets[0].target, bound[0].value
+        if type(target) not in (cst.Tuple, cst.List) or type(call) is not cst.Call \
+                or any(type(el) is cst.StarredElement for el in target.elements):
+            return False
+        at = next((i for i, el in enumerate(target.elements)
+                   if type(el.value) is cst.Name and el.value.value == expr.value), None)
+        fact = kinds.called_return_fact(self.index, self.env.get, self.value, call, kinds.display_elements)
+        if at is None or fact is None or not fact.startswith(kinds.DISPLAYS):
+            return False
+        n, _, held = fact[len(kinds.DISPLAYS):].partition(":")
+        return n.isdigit() and int(n) == len(target.elements) and any(
+            item.partition("=")[0] == str(at) for item in held.split(","))
 
     # NumPy functions that give a scalar of an array (with no `axis`): hashable
     _REDUCTIONS = frozenset({"prod", "sum", "max", "min", "amax", "amin", "mean", "median", "std", "var",

@@ -1597,8 +1597,19 @@ def _traced_computation(ev, func: cst.BaseExpression, written: Optional[str], he
     the ``apply`` of a flax linen module built once (``dense = nn.Dense(3)``, ``model =
     Net()`` of a linen class of the file), or a jitted function of another module of the
     project (``jax.jit`` inlined into the trace gives tracers)?"""
-    if written is not None and head is None and "." not in written and written in ev.index.imported_jits:
-        return True  # (a name of this file shadowing it is `head`)
+    if written is not None and head is None and written in ev.index.imported_jits:
+        # (a name of this file shadowing it is `head`; `lb.take` through the module
+        # imported here too)
+        return True
+    if type(func) is cst.Attribute and type(func.value) is cst.Attribute and ev.index.imported_jits:
+        # `self.source.update(...)`: a jitted method of a class of another module, on the
+        # instance every object of this class holds there (model/calls.py)
+        made = ev._self_attribute_value(func.value)
+        cls = dotted_name(made.func) if type(made) is cst.Call else None
+        if cls is not None and ev.lookup(cls.split(".", 1)[0]) is None \
+                and ev.unit.lookup_def(cls.split(".", 1)[0]) is None \
+                and f"{cls}.{func.attr.value}" in ev.index.imported_jits:
+            return True
     if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
         return False
     attr = func.attr.value

@@ -176,6 +176,13 @@ class FileIndex:
     imported_values: dict[str, dict] = field(default_factory=dict)
     # functions of other modules that hand a parameter to a transformation (facts ``takes_fns``)
     imported_takes_fns: dict = field(default_factory=dict)
+    # module-level names bound to a jit whose static parameters calls in other modules
+    # give unhashable values: name -> {param: [[kind, path], ...]} (JAX207)
+    static_given_bound: dict = field(default_factory=dict)
+    # functions of other modules that hand a parameter to a static parameter of one of
+    # their module's jits (facts ``static_sinks``, engine/project.py): name as written ->
+    # {"params": [...], "sinks": {param: [jit, its param, its label]}, "when": {...}}
+    imported_static_sinks: dict = field(default_factory=dict)
     # module-level `NAME = Cls(...)` with `Cls` a class of this file: NAME -> "Cls"
     # (candidates only: ``constants.instance_class`` checks the name is bound once)
     instances: dict[str, str] = field(default_factory=dict)
@@ -2281,6 +2288,9 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.runs_again = True
+        sinks = facts.get("static_sinks")
+        self.index.imported_static_sinks = factreads.ReadDict(reads, "static_sinks", sinks) if reads is not None \
+            else dict(sinks or {})
         takes = facts.get("takes_fns")
         self.index.imported_takes_fns = factreads.ReadDict(reads, "takes_fns", takes) if reads is not None \
             else dict(takes or {})
@@ -2291,11 +2301,17 @@ class Indexer:
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.traced_params.update(n for n in names if n in unit.defaulted_params)
+        self.index.static_given_bound = {}
+        if reads is not None:
+            reads.note_all("static_given", self.index.module_unit.bindings)  # (module-level jits too)
         for qualname, given in facts.get("static_given", {}).items():
             # calls in other modules give these static parameters arrays (JAX207)
             unit = by_qualname.get(qualname)
             if unit is not None:
                 unit.static_given = {p: [list(g) for g in gs] for p, gs in given.items()}
+            elif "." not in qualname:
+                # a module-level name bound to a jit (`ask = jit(f, static_argnums=2)`)
+                self.index.static_given_bound[qualname] = {p: [list(g) for g in gs] for p, gs in given.items()}
         n_fact = 0
         for qualname, items in sorted(facts.get("units", {}).items()):
             base = by_qualname.get(qualname)

@@ -17,7 +17,7 @@ import libcst as cst
 from jaxlint.model import apis
 from jaxlint.model import values as V
 from jaxlint.model.index import TransformSite
-from jaxlint.model.scopes import bound_receiver, instance_class
+from jaxlint.model.scopes import bound_once, bound_receiver, instance_class
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import dotted_name, keyword_arg, literal_ints, literal_strs, positional_args
 
@@ -509,10 +509,32 @@ class JitCalls:
         jit sees the instance as argument 0."""
         self._index_sites()
         cls = instance_class(self.ctx.index, self.ctx.unit, obj)
-        fn = cls.methods.get(method) if cls is not None else None
+        if cls is None:
+            return self._imported_method(obj, method)
+        fn = cls.methods.get(method)
         info = self._decorated.get(id(fn)) if fn is not None else None
         if info is None or not info.checked or bound_receiver(fn) != 1:
             return None
+        return replace(info, receiver=obj)
+
+    def _imported_method(self, obj: cst.BaseExpression, method: str) -> Optional[JitInfo]:
+        """``model.energy(x)`` where the scope binds ``model`` once to ``Cls(...)`` (or
+        ``mod.Cls(...)``), ``Cls`` a class of another module of the project imported here,
+        and ``energy`` a jitted def of that class taking the instance as ``self``
+        (exported as ``Cls.energy``): jit sees the instance as argument 0."""
+        if not isinstance(obj, cst.Name):
+            return None
+        made = bound_once(self.ctx.index, self.ctx.unit, obj)
+        written = dotted_name(made.func) if isinstance(made, cst.Call) else None
+        if written is None or self.ctx.lookup(written.split(".", 1)[0]) is not None:
+            return None  # not a name imported here (or rebound here)
+        name = f"{written}.{method}"
+        decl = self.ctx.index.imported_jits.get(name)
+        if decl is None or not decl.get("checked"):
+            return None
+        info = self._imports.get(name)
+        if info is None:
+            info = self._imports[name] = jit_from_export(name, decl)
         return replace(info, receiver=obj)
 
     def _unsigned_named(self, func: cst.Name) -> Optional[JitInfo]:

@@ -86,6 +86,8 @@ def incoming_facts(
     jit_factories_of = {module: set(proj.get("jit_factories") or ()) for module, _, proj in outputs}
     # (a module the prefilter skips tells only the helpers that build lists/dicts/sets)
     takes_of = {module: proj.get("takes_fns") or {} for module, _, proj in outputs}
+    sinks_of = {module: proj.get("static_sinks") or {} for module, _, proj in outputs}
+    any_sinks = any(sinks_of.values())
     # the functions that build a jit in their body (only they are told that they run again)
     builders_of = {module: frozenset(proj.get("builders") or ()) for module, _, proj in outputs}
     relays_of = {module: frozenset(proj.get("relays") or ()) for module, _, proj in outputs}
@@ -197,6 +199,14 @@ def incoming_facts(
             takes = takes_of.get(target_module, {}).get(qualname)
             if takes is not None and function:
                 out.setdefault(path, {}).setdefault("takes_fns", {})[name] = takes
+            sinks = sinks_of.get(target_module, {}).get(qualname) if function else None
+            if sinks is None and function and any_sinks:
+                found = index.resolve(target_module, qualname)  # (a package re-exporting it)
+                if found is not None and found.kind == "function":
+                    sinks = sinks_of.get(found.module, {}).get(found.qualname)
+            if sinks is not None:
+                # a function handing a parameter to a jit's static one (JAX207 at `jax.jit(fn)(...)`)
+                out.setdefault(path, {}).setdefault("static_sinks", {})[name] = sinks
             if qualname in timers_of.get(target_module, ()):
                 timers = out.setdefault(path, {}).setdefault("timers", [])
                 if name not in timers:
@@ -286,6 +296,7 @@ def incoming_facts(
                    or records_of.get(m)
                    or (key_state_of and _reexports(index, m, key_state_of))
                    or x64_of.get(m) or (any_x64 and _reexports(index, m, x64_of)) or returns_of.get(m) or kernels_of.get(m) or timers_of.get(m) or (any_methods and _reexports(index, m, with_methods)) or stored_of.get(m) or methods_of.get(m) or takes_of.get(m) or values_of.get(m)
+                   or (any_sinks and _reexports(index, m, sinks_of))
                    or ints_in(m)
                    or (not skipped and consts_of(m)) or reexported(m) or direct_of.get(m)]
         if modules and text_of is not None:
@@ -320,7 +331,8 @@ def incoming_facts(
         # static parameters of its jits that calls in other modules give arrays
         for callee, given in sorted((proj.get("static_given") or {}).items()):
             target = index.resolve(module, callee)
-            if target is not None and target.kind == "function":
+            # (a def, or a module-level `ask = jit(ask_cma_strategy, static_argnums=2)`)
+            if target is not None and target.kind in ("function", "assign"):
                 target_path = path_of.get(target.module)
                 if target_path is not None:
                     known = out.setdefault(target_path, {}).setdefault("static_given", {}).setdefault(target.qualname, {})

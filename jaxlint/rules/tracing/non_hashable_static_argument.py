@@ -69,7 +69,21 @@ class NonHashableStaticArg(Rule):
         "is a jitted method called there on an instance the calling scope binds once to the class, "
         "its arguments mapped with `self` first, given such an array or a list or dict built there "
         "(`lens_image = LensImage(...)` then `lens_image.model(kwargs_lens_light=[...])` with "
-        "`static_argnums=(0, 3, 4, 5)`). A "
+        "`static_argnums=(0, 3, 4, 5)`), or through an attribute every instance of the calling "
+        "class holds (`self.source.update(param, [...])`, `__init__` binding `self.source` once to "
+        "`Basis(...)`); the instance itself, passed as a static `self`, is judged at the call "
+        "(`model.energy(x)` with `model = Network([...], ...)` of an `equinox.Module` of another "
+        "module). A module-level `ask = jit(ask_strategy, static_argnums=2)` is reported at its "
+        "`jit(...)` as a decorator is, also when the value is a list/dict/set display a helper of "
+        "the project hands back in a tuple (`params, memory = init_strategy(...)`). And "
+        "`jax.jit(fit)(x, 3)` (or `fit_jit = jax.jit(pcax.fit)`) of a function of another module "
+        "that hands `n_components` unchanged to a static parameter of a jit of its module (at the "
+        "top level of its body, or under `if solver == \"full\":` with `solver` defaulting to "
+        "`\"full\"` and left out) is reported at the argument unless this jit declares it static: "
+        "it traces it, and the inner jit gets a tracer in a static position. Inside a jitted "
+        "function, what a jit of another module returns is a tracer: handed on to a static "
+        "parameter of a jit of that module (`a, i = self.source.update(param, i)` then "
+        "`self.light.update(param, i)`), it is reported at that jit's decorator. A "
         "module-level name another module of the project binds once to a list/dict/set display "
         "(`from config import PARAMS`, `config.PARAMS`; also a configuration module that never "
         "names JAX), and a class attribute the class body binds once to one (`Config.LAYERS`, "
@@ -1451,7 +1465,14 @@ class NonHashableStaticArg(Rule):
         info = ctx.jit_callee(call, static_only=True)
         if info is None:
             return
+        if info.unit is None and info.site is not None and not through:
+            self._into_static_sink(call, info)
+        # a jitted method of a class of another module (`model.energy(x)`): the instance is
+        # judged here; the other static arguments are told to that module (its decorator)
+        imported_method = info.receiver is not None and info.site is None
         for a, position, pname in info.args(call):
+            if imported_method and a.value is not info.receiver:
+                continue
             if not info.is_static(position, pname):
                 self._static_field(call, a.value, pname, position)
                 continue
@@ -1924,35 +1945,100 @@ class NonHashableStaticArg(Rule):
         unit = ctx.index.unit_of.get(id(node))
         if unit is None or not unit.static_given:
             return
-        positional = [p.name for p in unit.positional()]
         for d in node.decorators:
             info = ctx.jit_declaration(d.decorator)
             if info is None or info.unit is not unit:
                 continue
-            given = [(p, gs) for p, gs in sorted(unit.static_given.items(), key=lambda pg: (
-                positional.index(pg[0]) if pg[0] in positional else len(positional), pg[0]))
-                if info.is_static(positional.index(p) if p in positional else None, p)]
-            if not given:
+            self._report_given(d.decorator, unit.name, info, unit.static_given)
+
+    def _into_static_sink(self, call: cst.Call, info) -> None:
+        """``fit_jit(x, 3)`` with ``fit_jit = jax.jit(pcax_lite.fit)``: a jit of a function
+        of another module that hands its parameter ``n_components``, unchanged, to a
+        static parameter of a jit of its own module (facts ``static_sinks``,
+        engine/project.py).  This jit does not declare it static, so it traces it: the
+        inner jit receives a tracer in a static position, and the call raises."""
+        ctx = self.ctx
+        sinks = ctx.index.imported_static_sinks
+        fn = info.site.fn_expr
+        written = dotted_name(fn) if sinks else None
+        known = sinks.get(written) if written is not None else None
+        if known is None or ctx.lookup(written.split(".", 1)[0]) is not None:
+            return
+        positional = [p[0] for p in known["params"] if p[1] in ("pos", "posonly")]
+        kinds_of = {p[0]: p[1] for p in known["params"]}
+        passed: dict[str, cst.Arg] = {}
+        for i, a in enumerate(call.args):
+            if a.star:
+                return  # (what a `*args` fills is unknown)
+            if a.keyword is None:
+                if i < len(positional):
+                    passed[positional[i]] = a
+            elif kinds_of.get(a.keyword.value) in ("pos", "kwonly"):
+                passed[a.keyword.value] = a
+        if any(p in passed for p in known.get("when", {})):
+            return  # the call picks another branch than the one that hands it on
+        if (info.static_nums_node is not None and info.static_nums is None) \
+                or (info.static_names_node is not None and info.static_names is None):
+            return  # declared static, but not as literals
+        nums, names = info.static_nums or [], info.static_names or []
+        if any(k < 0 for k in nums):
+            return
+        for param, (inner, inner_param, label) in sorted(known["sinks"].items()):
+            a = passed.get(param)
+            if a is None:
                 continue
-            names = ", ".join(f"`{p}`" for p, _ in given)
-            parts = []
-            for p, gs in given:
-                whats = sorted({_PASSED.get(k, "an array") for k, _ in gs})
-                paths = sorted({path for _, path in gs})
-                parts.append(f"{' or '.join(whats)} for `{p}` (a call in {', '.join(paths)})")
+            position = positional.index(param) if param in positional else None
+            if param in names or (position is not None and position in nums):
+                continue  # (jit maps names and positions through the signature)
+            hint = (f"static_argnums={position}" if position is not None and a.keyword is None
+                    else f"static_argnames='{param}'")
             self.report(
-                d.decorator,
-                f"`{unit.name}` declares {names} static ({info.label()}), but other modules pass "
-                f"{'; '.join(parts)}: static arguments must be hashable, so those calls raise "
-                f"ValueError: Non-hashable static arguments are not supported. Instead, leave "
-                f"{'them' if len(given) > 1 else 'it'} out of the static arguments (traced), or pass a "
-                f"hashable value (tuple, int, str)",
+                a.value,
+                f"`{ctx.code(a.value).strip()}` is passed to `{ctx.code(call.func).strip()}` for `{param}`: that jit "
+                f"of `{written}` traces it, and `{written}` hands it to `{inner}`, which declares "
+                f"`{inner_param}` static ({label}): a tracer in a static position raises ValueError: "
+                f"Non-hashable static arguments are not supported. Instead, declare it static where "
+                f"`{written}` is jitted ({hint})",
             )
+
+    def _report_given(self, where: cst.CSTNode, name: str, info, static_given: dict) -> None:
+        """The jit declaration ``where`` of ``name`` (a decorator, or the ``jax.jit(...)``
+        a module-level name is bound to), whose static parameters calls in other
+        modules give unhashable values (``static_given``: param -> [[kind, path], ...])."""
+        positional = [p.name for p in info.unit.positional()]
+        given = [(p, gs) for p, gs in sorted(static_given.items(), key=lambda pg: (
+            positional.index(pg[0]) if pg[0] in positional else len(positional), pg[0]))
+            if info.is_static(positional.index(p) if p in positional else None, p)]
+        if not given:
+            return
+        names = ", ".join(f"`{p}`" for p, _ in given)
+        parts = []
+        for p, gs in given:
+            whats = sorted({_PASSED.get(k, "an array") for k, _ in gs})
+            paths = sorted({path for _, path in gs})
+            parts.append(f"{' or '.join(whats)} for `{p}` (a call in {', '.join(paths)})")
+        self.report(
+            where,
+            f"`{name}` declares {names} static ({info.label()}), but other modules pass "
+            f"{'; '.join(parts)}: static arguments must be hashable, so those calls raise "
+            f"ValueError: Non-hashable static arguments are not supported. Instead, leave "
+            f"{'them' if len(given) > 1 else 'it'} out of the static arguments (traced), or pass a "
+            f"hashable value (tuple, int, str)",
+        )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         """``self.data = jr.uniform(...)`` in the ``__init__`` of a pytree class whose
-        ``data`` is declared static: remembered for ``finish``."""
+        ``data`` is declared static: remembered for ``finish``.  And a module-level
+        ``ask = jit(ask_cma_strategy, static_argnums=2)`` whose static parameters calls
+        in other modules give unhashable values: reported at the ``jit(...)``, as a
+        decorator is."""
         unit = self.ctx.unit
+        bound = self.ctx.index.static_given_bound
+        if bound and unit.is_module and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
+                and node.targets[0].target.value in bound:
+            info = self.ctx.jit_declaration(node.value)
+            if info is not None and info.unit is not None and info.checked:
+                self._report_given(node.value, node.targets[0].target.value, info, bound[node.targets[0].target.value])
         if unit.name != "__init__" or unit.cls is None or len(node.targets) != 1:
             return
         t = node.targets[0].target
@@ -2317,7 +2403,7 @@ class NonHashableStaticArg(Rule):
 
 # what a call-site kind (model/kinds.py) is, where it cannot be hashed
 _PASSED = {V.ARRAY: "a JAX array", V.NPARRAY: "a NumPy array", V.KEY: "a PRNG key",
-           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict"}
+           V.KEYS: "an array of PRNG keys", V.LIST: "a list or dict", "tracer": "a tracer"}
 
 
 def _short(text: str) -> str:
