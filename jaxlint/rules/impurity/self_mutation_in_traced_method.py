@@ -134,6 +134,45 @@ def _same_value(ctx, e: cst.CSTNode, me: str, attr: str) -> bool:
             return False
 
 
+# builtins whose result the model sees computed from their arguments (a value they are
+# given shows through them: `tuple(self.widths) + (n,)`, `len(self.items) + 1`)
+_SEEN_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "int", "float", "bool", "complex",
+                            "len", "sum", "max", "min", "abs", "round", "sorted", "reversed", "zip", "map",
+                            "filter", "enumerate", "range", "divmod", "pow"})
+# libraries whose functions compute a value from their arguments (an array op, arithmetic)
+_SEEN_LIBRARIES = ("jax.", "numpy.", "math.", "operator.", "typing.", "typing_extensions.", "copy.")
+
+
+def _update_shown(ctx, e: cst.CSTNode, me: str, attr: str) -> bool:
+    """Does ``e`` compute its value from ``me.attr`` where the model can see how: by an
+    operator, in a display, through a builtin or a JAX/NumPy function (``self.total + x``,
+    ``tuple(self.widths) + (n,)``, ``jnp.append(self.buf, x)``, ``self.items.copy()``)?  Not
+    when ``me.attr`` is only handed to a function of the project (or a method) with no
+    traced argument (``_resolve_kernel_size(self.kernel_size, x.shape)``, static config
+    normalised against a static shape): what that function returns, and whether a second
+    call would change it again, is unknown, and unknown never reports."""
+    if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == me \
+            and e.attr.value == attr:
+        return True
+    if isinstance(e, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        return False
+    if isinstance(e, cst.Call):
+        func = e.func
+        q = ctx.qualname(func)
+        seen = (q is not None and q.startswith(_SEEN_LIBRARIES)) or (
+            isinstance(func, cst.Name) and func.value in _SEEN_BUILTINS and not ctx.shadowed(func.value))
+        if not seen and not _reads_attr(func, me, attr) and not any(ctx.is_traced(a.value) for a in e.args):
+            # a function of the project, or a method of another object (not one of the
+            # attribute itself, `self.items.copy()`), given no traced value
+            return False
+        return any(_update_shown(ctx, c, me, attr) for c in (func, *(a.value for a in e.args)))
+    return any(_update_shown(ctx, c, me, attr) for c in _children(e))
+
+
+def _children(e: cst.CSTNode):
+    return [c for c in e.children if isinstance(c, cst.CSTNode)]
+
+
 def _flag_tested(fn: cst.CSTNode, me: str, attr: str) -> bool:
     """Does the method test ``me.attr`` (in an ``if``/``while``/``assert`` or a
     conditional expression) in its own body?"""
@@ -154,7 +193,9 @@ class SelfMutationInTraced(Rule):
     seed = "tutorial § jit and stateful classes (seed 002); The Sharp Bits § Pure functions (seed 000)"
     what_it_does = (
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
-        "values, of an update of the same attribute (`self.total = self.total + x`), or of a "
+        "values, of an update of the same attribute (`self.total = self.total + x`; not one that "
+        "only hands the attribute to a function of the project or a method given no traced value, "
+        "`self.size = resolve(self.size, x.shape)`: what it returns is unknown), or of a "
         "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
         "self.warm: ... self.warm = True`; a literal: a function built once and cached after "
         "`if self._fn is None:` is a memo, not flagged) inside "
@@ -795,7 +836,7 @@ class SelfMutationInTraced(Rule):
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
             elif _same_value(ctx, value, me, attr):
                 continue  # `self.cfg = cast(Config, self.cfg)`: a no-op, nothing to repeat
-            elif _reads_attr(value, me, attr):
+            elif _reads_attr(value, me, attr) and _update_shown(ctx, value, me, attr):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
             elif _flag_value(value) and _flag_tested(ctx.unit.node, me, attr):
                 # `assert not self.traced` ... `self.traced = True`: a flag the method checks
