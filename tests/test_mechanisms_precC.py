@@ -8,6 +8,14 @@
    reporting. Checked with jax 0.10.2 on CPU: ``Window.apply`` gives ``size == (2, 2)`` and
    the same result jitted or not, while ``self.calls = operator.add(self.calls, 1)`` ends at
    1 after two jitted calls and at 2 after two eager ones.
+2. JAX120: the ``update`` of an ``(init, update, get_params)`` triple returned by a function
+   decorated with ``jax.example_libraries.optimizers.optimizer`` (any import or alias) or by a
+   decorator of the file that unpacks its function's result into three names (a vendored copy
+   of ``optimizers.py``, vbjax ``_optimizers.py``): it post-processes the gradients ``jax.grad``
+   gave and is not differentiated (model/optimizer_triples.py). Checked with jax 0.10.2 on CPU:
+   ``optimizers.adagrad`` (whose upstream ``update`` has the same ``where``) and the makers below
+   give finite parameters after an update with a zero gradient entry. The same functions in an
+   undecorated maker (``plain``) keep reporting: they are there for the project's users.
 """
 
 from tests.project_files import lint_files
@@ -106,4 +114,125 @@ def test_self_attribute_updated_where_the_model_sees_it_still_reports(tmp_path, 
     assert found == [
         ("JAX403", "counters.py", 13, 9, MSG403.format(attr="calls", fn="step")),
         ("JAX403", "counters.py", 14, 9, MSG403.format(attr="widths", fn="step")),
+    ]
+
+
+ADAPTIVE_120 = """\
+import jax.numpy as jnp
+from jax.example_libraries import optimizers
+
+
+@optimizers.optimizer
+def adagrad(step_size):
+    def init(x0):
+        return x0, jnp.zeros_like(x0)
+
+    def update(i, g, state):
+        x, g_sq = state
+        g_sq = g_sq + jnp.square(g)
+        return x - step_size * jnp.where(g_sq > 0, g / jnp.sqrt(g_sq), 0.0), g_sq
+
+    def get_params(state):
+        return state[0]
+
+    return init, update, get_params
+"""
+
+ALIASED_120 = """\
+import jax.numpy as jnp
+from jax.example_libraries.optimizers import optimizer as make_optimizer
+
+
+@make_optimizer
+def rms(step_size):
+    def init(x0):
+        return x0, jnp.zeros_like(x0)
+
+    def update(i, g, state):
+        x, avg = state
+        avg = 0.9 * avg + 0.1 * jnp.square(g)
+        return x - step_size * jnp.where(avg > 0, g / jnp.sqrt(avg), 0.0), avg
+
+    def get_params(state):
+        return state[0]
+
+    return init, update, get_params
+"""
+
+VENDORED_120 = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+def optimizer(opt_maker):
+    @functools.wraps(opt_maker)
+    def tree_opt_maker(*args, **kwargs):
+        init, update, get_params = opt_maker(*args, **kwargs)
+
+        def tree_update(i, grads, state):
+            return jax.tree.map(lambda g, s: update(i, g, s), grads, state)
+
+        return init, tree_update, get_params
+
+    return tree_opt_maker
+
+
+@optimizer
+def sm3(step_size):
+    def init(x0):
+        return x0, jnp.zeros_like(x0)
+
+    def update(i, g, state):
+        x, accum = state
+        accum = accum + jnp.square(g)
+        return x - step_size * jnp.where(accum > 0, g / jnp.sqrt(accum), 0.0), accum
+
+    def get_params(state):
+        return state[0]
+
+    return init, update, get_params
+
+
+def plain(step_size):
+    def init(x0):
+        return x0, jnp.where(x0 > 0, 1.0 / jnp.sqrt(x0), 0.0)
+
+    def update(i, g, state):
+        x, accum = state
+        accum = accum + jnp.square(g)
+        return x - step_size * jnp.where(accum > 0, g / jnp.sqrt(accum), 0.0), accum
+
+    def get_params(state):
+        return state[0]
+
+    return init, update, get_params
+"""
+
+TRAIN_120 = """\
+import jax
+import jax.numpy as jnp
+
+
+def loss(w):
+    return jnp.sum(w ** 2)
+
+
+g = jax.grad(loss)(jnp.ones(3))
+"""
+
+MSG120 = ("`jnp.sqrt({v})` is computed for every element, also where `{v} > 0` is false and masks it out; its "
+          "derivative is infinite/NaN where `{v}` is 0 or negative, so the gradient of this `where` is NaN "
+          "(0 * inf). Guard `{v}` with the same condition too (double where: `jnp.where(cond, {v}, 1.0)` inside)")
+
+
+def test_update_of_an_example_libraries_optimizer_triple_is_silent(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {
+        "adaptive.py": ADAPTIVE_120, "aliased.py": ALIASED_120, "vendored.py": VENDORED_120,
+        "train.py": TRAIN_120,
+    }, select="JAX120")
+    assert found == [
+        ("JAX120", "vendored.py", 38, 44, MSG120.format(v="x0")),
+        ("JAX120", "vendored.py", 43, 57, MSG120.format(v="accum")),
     ]
