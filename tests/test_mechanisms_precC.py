@@ -16,6 +16,18 @@
    ``optimizers.adagrad`` (whose upstream ``update`` has the same ``where``) and the makers below
    give finite parameters after an update with a zero gradient entry. The same functions in an
    undecorated maker (``plain``) keep reporting: they are there for the project's users.
+3. JAX301 in tests: a draw written in an assertion's arguments, reached from it only through
+   arithmetic, displays, subscripts and ``allclose``/``array_equal``/``asarray`` (oryx
+   ``transformations_test.py``: ``assertDictEqual(joint_sample(model)(seed(0)), {'z':
+   normal(k1), 'x': normal(k1) + normal(k2)})``), is the expected value rebuilt from the keys
+   the code under test drew from; and two draws that are the inputs of two sub-cases of one
+   test (oryx ``core_test.py``: ``x = normal(data_rng, (10, 10))`` ... ``x = normal(data_rng,
+   (10, 50))``), the first one's names read only by assertions and by names computed from it
+   before the second rebinds them, never meet in one computation. Checked with jax 0.10.2 on
+   CPU: the VALID tests below pass (the rebuilt values are equal bit for bit); in the INVALID
+   ``test_noise_sum`` the std of ``a + b`` is 2.0, not sqrt(2): the two draws are one. Draws
+   added together, two layers stacked, draws inside a statistic (``jnp.mean``) or a sub-case
+   that carries state (``params = step(params, x)``) keep reporting.
 """
 
 from tests.project_files import lint_files
@@ -235,4 +247,118 @@ def test_update_of_an_example_libraries_optimizer_triple_is_silent(tmp_path, mon
     assert found == [
         ("JAX120", "vendored.py", 38, 44, MSG120.format(v="x0")),
         ("JAX120", "vendored.py", 43, 57, MSG120.format(v="accum")),
+    ]
+
+
+MODEL_TEST = """\
+import unittest
+
+import jax.numpy as jnp
+import numpy as np
+from jax import random
+from jax import random as jr
+
+
+def model(key):
+    k1, k2 = random.split(key)
+    z = random.normal(k1)
+    return {"z": z, "x": random.normal(k2) + z}
+
+
+def scaled(key):
+    k1, k2 = jr.split(key)
+    a = jr.normal(k1, (2,))
+    return {"a": a * 2, "b": a, "c": jr.normal(k2, (2,))}
+
+
+class ModelTest(unittest.TestCase):
+    def test_joint_sample(self):
+        k1, k2 = random.split(random.PRNGKey(0))
+        out = model(random.PRNGKey(0))
+        np.testing.assert_allclose(out["z"], random.normal(k1))
+        np.testing.assert_allclose(out["x"], random.normal(k1) + random.normal(k2), rtol=1e-6)
+
+    def test_dict(self):
+        k1, k2 = jr.split(jr.PRNGKey(1))
+        out = scaled(jr.PRNGKey(1))
+        assert jnp.allclose(out["a"], jr.normal(k1, (2,)) * 2)
+        assert jnp.allclose(out["b"], jr.normal(k1, (2,))) and jnp.array_equal(out["c"], jr.normal(k2, (2,)))
+
+    def test_two_shapes(self):
+        w = random.normal(random.PRNGKey(2), (10, 4))
+        data_rng = random.PRNGKey(3)
+        x = random.normal(data_rng, (5, 10))
+        y = x @ w
+        self.assertEqual(y.shape, (5, 4))
+        x = random.normal(data_rng, (7, 10))
+        self.assertEqual((x @ w).shape, (7, 4))
+
+
+def test_dense_cases():
+    data_rng = random.PRNGKey(4)
+    w = jnp.ones((10, 3))
+    x = random.normal(data_rng, (10, 10))
+    np.testing.assert_allclose(jnp.dot(x, w), x @ w)
+    w = jnp.ones((50, 3))
+    x = random.normal(data_rng, (10, 50))
+    np.testing.assert_allclose(jnp.dot(x, w), x @ w)
+"""
+
+REUSE_TEST = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import random
+
+
+def step(params, x):
+    return params + 0.1 * x
+
+
+def test_noise_sum():
+    k = random.PRNGKey(0)
+    a = random.normal(k, (1000,))
+    b = random.normal(k, (1000,))
+    np.testing.assert_allclose(jnp.std(a + b), 2.0, atol=0.2)
+
+
+def test_stacked_layers():
+    k = jax.random.PRNGKey(1)
+    l1 = eqx.nn.Linear(3, 3, key=k)
+    l2 = eqx.nn.Linear(3, 3, key=k)
+    assert l2(l1(jnp.ones(3))).shape == (3,)
+
+
+def test_inside_the_call():
+    k = random.PRNGKey(2)
+    np.testing.assert_allclose(jnp.mean(random.normal(k, (9,)) + random.normal(k, (9,))), 0.0, atol=10)
+
+
+def test_state_carried():
+    k = random.PRNGKey(3)
+    params = jnp.zeros(3)
+    x = random.normal(k, (3,))
+    params = step(params, x)
+    x = random.normal(k, (3,))
+    params = step(params, x)
+    assert params.shape == (3,)
+"""
+
+MSG301 = ("`k` was already consumed by `{by}` on line {line}: both calls get the same random bits. Split it "
+          "first, e.g. `k1, k2 = jax.random.split(k)`, and give each call its own key")
+
+
+def test_expected_values_and_separate_sub_cases_in_tests_are_silent(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"model_test.py": MODEL_TEST}, select="JAX301")
+    assert found == []
+
+
+def test_draws_that_meet_in_a_test_still_report(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"reuse_test.py": REUSE_TEST}, select="JAX301")
+    assert found == [
+        ("JAX301", "reuse_test.py", 15, 9, MSG301.format(by="random.normal", line=14)),
+        ("JAX301", "reuse_test.py", 22, 10, MSG301.format(by="eqx.nn.Linear", line=21)),
+        ("JAX301", "reuse_test.py", 28, 66, MSG301.format(by="random.normal", line=28)),
+        ("JAX301", "reuse_test.py", 36, 9, MSG301.format(by="random.normal", line=34)),
     ]

@@ -287,7 +287,16 @@ class PrngKeyReuse(Rule):
         "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
         "`optax.tree_utils.tree_allclose(a, b)`, also handed to a helper: a test of determinism, or of two computations under one randomness; not a "
         "negated assertion, nor one comparing shapes or an object a method call handed the second "
-        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
+        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); in a test, a draw written in "
+        "an assertion's arguments, reached only through arithmetic, displays, subscripts and "
+        "`allclose`/`array_equal`/`asarray` (`self.assertDictEqual(sample(model)(seed), {'z': "
+        "normal(k1), 'x': normal(k1) + normal(k2)})`: the expected value rebuilt from the keys the "
+        "code under test drew from; not a draw inside a call of that code or a statistic, "
+        "`jnp.std(normal(k, s) + normal(k, s))`), and the inputs of two sub-cases of one test "
+        "(`x = normal(rng, (10, 10))` ... `x = normal(rng, (10, 50))`) when what the first gives is "
+        "read only by assertions and names computed from it before the second rebinds it (never "
+        "in one computation with the second: not two draws added, two layers stacked, or "
+        "`params = step(params, x)` carried on); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "keys split in a loop and written straight into a call that switches its randomness off, "
         "also through its wrappers (`jax.vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`, "
@@ -2667,6 +2676,7 @@ class PrngKeyReuse(Rule):
         super().__init__(ctx)
         # function -> its assertions of equality, assignments and draws' derived names (_asserted_equal)
         self._equal_memo: dict = {}
+        self._parents: dict = {}  # function -> its parent map (_expected_only)
         self._loop_names: dict[int, set[str]] = {}
         self._fixed_reported: set[tuple[int, int]] = set()
         self._stored_reported: set[tuple[int, str]] = set()
@@ -3268,6 +3278,12 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
+        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
+                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef) and (
+                _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
+                    ctx, ctx.unit.node, prev[0], self._parents) or _separate_cases(ctx.unit.node, prev[0], node)):
+            return  # a test's expected value rebuilt from the key the code under test drew
+            # from, or the inputs of two sub-cases of one test that never meet
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
@@ -5684,6 +5700,147 @@ def _reads(e: cst.CSTNode, draw: cst.Call, names: set[str]) -> bool:
         if c is draw or isinstance(c, cst.Name) and c.value in names:
             return True
     return False
+
+
+def _parent_map(root: cst.CSTNode, memo: dict) -> dict[int, cst.CSTNode]:
+    """id(node) -> its parent, for the nodes of ``root`` (one walk per function, kept in
+    ``memo``)."""
+    got = memo.get(id(root))
+    if got is not None and got[0] is root:
+        return got[1]
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for c in children(n):
+            parents[id(c)] = n
+            stack.append(c)
+    memo[id(root)] = (root, parents)
+    return parents
+
+
+# what a value passes through on its way into an assertion and stays an expected value:
+# arithmetic, displays, a subscript or attribute of it, arguments of the assertion
+_EXPECTED_PATH = (cst.BinaryOperation, cst.UnaryOperation, cst.Element, cst.StarredElement, cst.DictElement,
+                  cst.List, cst.Tuple, cst.Set, cst.Dict, cst.Subscript, cst.SubscriptElement, cst.Index,
+                  cst.Attribute, cst.Comparison, cst.ComparisonTarget, cst.Arg, cst.BooleanOperation)
+
+
+# NumPy/JAX functions that compare an expected value or convert it, nothing else
+_EXPECTED_CALLS = frozenset({"allclose", "isclose", "array_equal", "array_equiv", "asarray", "array"})
+
+
+def _assertion_call(ctx, n: cst.CSTNode) -> bool:
+    """``self.assertEqual(...)``, ``np.testing.assert_allclose(...)``, ``chex.assert_trees_all_close(...)``
+    (not a negated one, nor ``assertRaises``)."""
+    if not isinstance(n, cst.Call):
+        return False
+    last = (dotted_name(n.func) or "").rsplit(".", 1)[-1].lower()
+    return last.startswith("assert") and "not" not in last and "raise" not in last and "warn" not in last
+
+
+def _expected_only(ctx, root: cst.CSTNode, draw: cst.Call, memo: dict) -> bool:
+    """Is ``draw`` written in the arguments of a test's assertion, reached from it only
+    through arithmetic, displays, conversions and comparisons (``self.assertDictEqual(
+    joint_sample(model)(seed), {'z': normal(k1), 'x': normal(k1) + normal(k2)})``)?  It is
+    an expected value: the test rebuilds what the code under test drew from the same keys,
+    and its numbers go into nothing but the comparison (a draw inside a call of the code
+    under test, ``assertEqual(model(normal(k) + normal(k)), ...)``, feeds the computation)."""
+    parents = _parent_map(root, memo)
+    n: cst.CSTNode = draw
+    while True:
+        p = parents.get(id(n))
+        if p is None:
+            return False
+        if isinstance(p, cst.Assert):
+            return n is p.test
+        if isinstance(p, cst.Call):
+            if n is p.func:
+                return False
+            if _assertion_call(ctx, p):
+                return True
+            q = ctx.qualname(p.func) or ""
+            if not (q.startswith(("jax.numpy.", "numpy.")) and q.rsplit(".", 1)[-1] in _EXPECTED_CALLS):
+                return False  # (a statistic, `jnp.std(a + b)`, is computed from the draws: not rebuilt)
+        elif not isinstance(p, _EXPECTED_PATH):
+            return False
+        n = p
+
+
+def _separate_cases(root: cst.FunctionDef, a: cst.Call, b: cst.Call) -> bool:
+    """Are the draws ``a`` and ``b`` the inputs of two sub-cases of one test that never
+    meet: each the value of an assignment to plain names in one block (``x = normal(rng,
+    (10, 10))`` ... ``x = normal(rng, (10, 50))``), and what the first gives (its names, and
+    names computed from them) read between the two only by assertions and by assignments
+    to plain names, never after the second (rebound there or before any read)?  Identical
+    or overlapping numbers then only feed checks of their own (``Dense(x) == x @ w + b``, a
+    shape), never one computation (two noise draws added, two layers stacked)."""
+    def assigned_by(st: cst.CSTNode, call: cst.Call) -> Optional[set]:
+        if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1 or not isinstance(st.body[0], cst.Assign) \
+                or st.body[0].value is not call:
+            return None
+        return _plain_targets(st.body[0])
+
+    for block in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+        if not isinstance(block, cst.IndentedBlock):
+            continue
+        stmts = list(block.body)
+        i = next((k for k, st in enumerate(stmts) if assigned_by(st, a) is not None), None)
+        j = next((k for k, st in enumerate(stmts) if assigned_by(st, b) is not None), None)
+        if i is None or j is None:
+            continue
+        if i >= j:
+            return False
+        live = set(assigned_by(stmts[i], a) or ())
+        if not live:
+            return False
+        for st in stmts[i + 1:j]:
+            read = _stmt_reads(st) & live
+            targets = _plain_targets(st.body[0]) if isinstance(st, cst.SimpleStatementLine) and len(
+                st.body) == 1 and isinstance(st.body[0], cst.Assign) else None
+            if not read:
+                if targets:
+                    live -= targets
+                continue
+            if targets:
+                live |= targets  # computed from the first draw
+            elif not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and (
+                    isinstance(st.body[0], cst.Assert) or isinstance(st.body[0], cst.Expr)
+                    and _assertion_call(None, st.body[0].value))):
+                return False  # handed to anything but an assertion (`opt.update(x)`, `self.x = x`)
+        if _stmt_reads(stmts[j]) & live:
+            return False
+        live -= assigned_by(stmts[j], b) or set()
+        for st in stmts[j + 1:]:
+            if not live:
+                break
+            if _stmt_reads(st) & live:
+                return False
+            if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
+                live -= _plain_targets(st.body[0]) or set()
+        return True
+    return False
+
+
+def _stmt_reads(st: cst.CSTNode) -> set[str]:
+    """The names a statement reads (an assignment's plain-name targets are bound, not read)."""
+    if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign) \
+            and _plain_targets(st.body[0]) is not None:
+        return _names_read(st.body[0].value)
+    return _names_read(st)
+
+
+def _plain_targets(st: cst.Assign) -> Optional[set]:
+    """The names an assignment binds when every target is a plain name or a tuple of
+    them (``x = ...``, ``w, b = ...``); None otherwise (an attribute, an item)."""
+    out: set[str] = set()
+    for t in st.targets:
+        tt = t.target
+        elems = [e.value for e in tt.elements] if isinstance(tt, (cst.Tuple, cst.List)) else [tt]
+        if not all(isinstance(e, cst.Name) for e in elems):
+            return None
+        out.update(e.value for e in elems)
+    return out
 
 
 def _in_test(unit) -> bool:
