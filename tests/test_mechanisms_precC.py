@@ -28,6 +28,15 @@
    ``test_noise_sum`` the std of ``a + b`` is 2.0, not sqrt(2): the two draws are one. Draws
    added together, two layers stacked, draws inside a statistic (``jnp.mean``) or a sub-case
    that carries state (``params = step(params, x)``) keep reporting.
+4. JAX301: two different functions of the file called with one key, each handing it to one
+   builder and to nothing else with the same arguments (lineax ``benchmarks/gmres_fails_safely.py``:
+   ``benchmark_jax(100, key=key)`` then ``benchmark_lx(100, key=key)``, both calling
+   ``make_problem(mat_size, key=key)``), whose results no statement computes with together
+   (they are printed or asserted side by side): both rebuild the same inputs to compare two
+   computations on them. Checked with jax 0.10.2 on CPU: ``bench_same.py`` prints differences
+   below 1e-6 between the two solvers (the same system). The builder given other sizes
+   (``random_system(rng, 4)`` / ``(rng, 8)``), results combined (``x @ enc @ dec``) and one
+   helper called twice (tests/test_recall_mechanisms_keyB.py) keep reporting.
 """
 
 from tests.project_files import lint_files
@@ -361,4 +370,118 @@ def test_draws_that_meet_in_a_test_still_report(tmp_path, monkeypatch):
         ("JAX301", "reuse_test.py", 22, 10, MSG301.format(by="eqx.nn.Linear", line=21)),
         ("JAX301", "reuse_test.py", 28, 66, MSG301.format(by="random.normal", line=28)),
         ("JAX301", "reuse_test.py", 36, 9, MSG301.format(by="random.normal", line=34)),
+    ]
+
+
+BENCH_SAME = """\
+import jax
+import jax.numpy as jnp
+
+
+def make_problem(n, *, key):
+    full = jax.random.normal(key, (n, n + 1))
+    return full[:, :n] + n * jnp.eye(n), full[:, n]
+
+
+def solve_dense(n, *, key):
+    mat, b = make_problem(n, key=key)
+    return jnp.linalg.solve(mat, b)
+
+
+def solve_cg(n, *, key):
+    mat, b = make_problem(n, key=key)
+    return jax.scipy.sparse.linalg.cg(mat.T @ mat, mat.T @ b)[0]
+
+
+for seed in range(3):
+    key = jax.random.PRNGKey(seed)
+    dense = solve_dense(50, key=key)
+    cg = solve_cg(50, key=key)
+    print(seed, float(jnp.max(jnp.abs(dense - cg))))
+"""
+
+PROBLEMS = """\
+import jax
+
+
+def random_system(rng, n):
+    full = jax.random.normal(rng, (n, n + 1))
+    return full[:, :n], full[:, n]
+"""
+
+BENCH_IMPORTED = """\
+import jax
+import jax.numpy as jnp
+
+from problems import random_system
+
+
+def lstsq_error(rng, n):
+    a, b = random_system(rng, n)
+    return jnp.linalg.norm(a @ jnp.linalg.lstsq(a, b)[0] - b)
+
+
+def solve_error(rng, n):
+    a, b = random_system(rng, n)
+    return jnp.linalg.norm(a @ jnp.linalg.solve(a, b) - b)
+
+
+rng = jax.random.PRNGKey(0)
+print("lstsq", lstsq_error(rng, 8))
+print("solve", solve_error(rng, 8))
+"""
+
+BENCH_REUSE = """\
+import jax
+import jax.numpy as jnp
+
+from problems import random_system
+
+
+def init_layer(key, m, n):
+    return jax.random.normal(key, (m, n))
+
+
+def make_encoder(key):
+    return jnp.tanh(init_layer(key, 4, 4))
+
+
+def make_decoder(key):
+    return jnp.tanh(init_layer(key, 4, 4))
+
+
+def small_error(rng):
+    a, b = random_system(rng, 4)
+    return jnp.linalg.norm(jnp.linalg.solve(a, b))
+
+
+def large_error(rng):
+    a, b = random_system(rng, 8)
+    return jnp.linalg.norm(jnp.linalg.solve(a, b))
+
+
+key = jax.random.PRNGKey(0)
+enc = make_encoder(key)
+dec = make_decoder(key)
+out = jnp.ones(4) @ enc @ dec
+rng = jax.random.PRNGKey(1)
+print(small_error(rng), large_error(rng))
+"""
+
+
+def test_two_functions_rebuilding_one_problem_from_one_key_are_silent(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {
+        "bench_same.py": BENCH_SAME, "problems.py": PROBLEMS, "bench_imported.py": BENCH_IMPORTED,
+    }, select="JAX301")
+    assert found == []
+
+
+def test_builder_given_other_sizes_or_results_combined_still_report(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"problems.py": PROBLEMS, "bench_reuse.py": BENCH_REUSE},
+                       select="JAX301")
+    msg = ("`{k}` was already consumed by `{by}` on line {line}: both calls get the same random bits. Split it "
+           "first, e.g. `k1, k2 = jax.random.split({k})`, and give each call its own key")
+    assert found == [
+        ("JAX301", "bench_reuse.py", 31, 7, msg.format(k="key", by="make_encoder()", line=30)),
+        ("JAX301", "bench_reuse.py", 34, 25, msg.format(k="rng", by="small_error()", line=34)),
     ]

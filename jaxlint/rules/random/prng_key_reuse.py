@@ -179,7 +179,11 @@ class PrngKeyReuse(Rule):
         "a method through `self` or a helper imported from the project): the same key drawn at "
         "two sizes gives overlapping numbers (`normal(k, (4, 8))` is `normal(k, (8, 8))[:4]`, "
         "checked on jax 0.10.2); calls on other data (`random_features(key, x)`, then of `y`) "
-        "are often meant and stay silent;\n"
+        "are often meant and stay silent; so are two different functions of the file that each hand "
+        "the key only to one builder with the same arguments (`benchmark_jax(n, key=key)` then "
+        "`benchmark_lx(n, key=key)`, both calling `make_problem(n, key=key)`) when no statement "
+        "computes with both results (printed or asserted side by side): the same inputs rebuilt "
+        "to compare two computations;\n"
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
@@ -3258,6 +3262,10 @@ class PrngKeyReuse(Rule):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
+        if how.endswith("()") and prev[1].endswith("()") and prev[1] != how \
+                and self._same_inputs_rebuilt(prev[0], node, key_expr):
+            return  # `benchmark_jax(n, key=key)` then `benchmark_lx(n, key=key)`, each rebuilding
+            # `make_problem(n, key=key)`: two computations compared on identical inputs
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node) \
                 and not self._resized_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
@@ -3287,6 +3295,50 @@ class PrngKeyReuse(Rule):
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
+
+    def _same_inputs_rebuilt(self, a: cst.CSTNode, b: cst.CSTNode, key_expr: cst.BaseExpression) -> bool:
+        """Two different functions of the file, ``a``'s and ``b``'s callees, each hand the key
+        they are given to one builder and to nothing else, with the same arguments
+        (``make_problem(mat_size, key=key)`` in both, ``mat_size`` given the same value at
+        both calls), and what the two calls return never meets in one computation here
+        (each result summed and printed on its own)?  Both rebuild the same inputs from
+        the key, to compare two computations on them (lineax's ``benchmark_jax`` against
+        ``benchmark_lx``): the identical numbers are the point.  One helper called twice
+        (``init_layer(key, 4, 8)``, ``init_layer(key, 8, 8)``) is judged elsewhere; a
+        builder given other sizes, or results combined (``dec(enc(x))``), are reported."""
+        ctx = self.ctx
+        if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or type(a.func) is not cst.Name \
+                or type(b.func) is not cst.Name or a.func.value == b.func.value:
+            return False
+        key_text = ctx.code(key_expr).strip()
+        built = []
+        for call in (a, b):
+            v = ctx.lookup(call.func.value)
+            unit = v.unit if v is not None and v.unit is not None else ctx.unit.lookup_def(call.func.value)
+            if unit is None or not isinstance(unit.node, cst.FunctionDef):
+                return False
+            given = _given_params(call, unit.node, ctx)
+            if given is None:
+                return False
+            key_params = [p for p, e in given.items() if ctx.code(e).strip() == key_text]
+            if len(key_params) != 1:
+                return False
+            one = _only_builder_call(unit.node, key_params[0])
+            if one is None:
+                return False
+            built.append((unit, given, one))
+        (ua, ga, ca), (ub, gb, cb) = built
+        if ua is ub or ctx.code(ca).strip() != ctx.code(cb).strip() or ctx.code(ca.func).strip() in (
+                ua.name, ub.name):
+            return False
+        for name in _names_read(ca):
+            if (name in ga) != (name in gb):
+                return False
+            if name in ga and ctx.code(ga[name]).strip() != ctx.code(gb[name]).strip():
+                return False  # the builder given other values (sizes): other inputs
+            if name not in ga and (name in _param_names(ua.node) or name in _param_names(ub.node)):
+                return False  # a parameter one of the calls leaves to its default
+        return not _results_meet(ctx.unit.node, a, b)
 
     def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
         """The constant indices read from what ``call`` returns, when it is only ever
@@ -5841,6 +5893,88 @@ def _plain_targets(st: cst.Assign) -> Optional[set]:
             return None
         out.update(e.value for e in elems)
     return out
+
+
+def _param_names(fn: cst.FunctionDef) -> set[str]:
+    ps = fn.params
+    return {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)} | {
+        p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param)}
+
+
+def _given_params(call: cst.Call, fn: cst.FunctionDef, ctx) -> Optional[dict]:
+    """parameter name -> the expression ``call`` gives it (None where a call passes ``*``
+    or ``**``, or more positional arguments than ``fn`` takes)."""
+    ps = fn.params
+    positional = [p.name.value for p in (*ps.posonly_params, *ps.params)]
+    names = _param_names(fn)
+    out: dict = {}
+    i = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value not in names:
+                return None
+            out[arg.keyword.value] = arg.value
+        else:
+            if i >= len(positional):
+                return None
+            out[positional[i]] = arg.value
+            i += 1
+    return out
+
+
+def _only_builder_call(fn: cst.FunctionDef, param: str) -> Optional[cst.Call]:
+    """The one call of ``fn`` (a builder) that every read of ``param`` is a whole argument
+    of, when ``fn`` never rebinds ``param`` and reads it nowhere else."""
+    found: Optional[cst.Call] = None
+    args_of: dict[int, cst.Call] = {}
+    skip: set[int] = set()  # (a keyword's or an attribute's name: no read)
+    reads = 0
+    for n in walk_tree(fn.body):
+        if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            if any(isinstance(m, cst.Name) and m.value == param for t in targets for m in walk_tree(t)):
+                return None
+        if isinstance(n, cst.Call):
+            for arg in n.args:
+                if isinstance(arg.value, cst.Name) and arg.value.value == param:
+                    args_of[id(arg.value)] = n
+        if isinstance(n, cst.Attribute):
+            skip.add(id(n.attr))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            skip.add(id(n.keyword))
+    for n in walk_tree(fn.body):
+        if isinstance(n, cst.Name) and n.value == param and id(n) not in skip:
+            reads += 1
+            call = args_of.get(id(n))
+            if call is None or (found is not None and call is not found):
+                return None
+            found = call
+    return found if reads else None
+
+
+def _results_meet(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
+    """Does one statement of ``root`` (not of a function it defines) compute with what both
+    calls gave (the calls themselves, or names computed from their results)?  A statement
+    that only shows them (``print``, a plot, an assertion) does not."""
+    def nested(c: cst.CSTNode) -> bool:
+        return c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+    nodes = list(walk_tree(root, nested))
+    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None]
+    from_a, from_b = _derived(assigns, a), _derived(assigns, b)
+    for n in nodes:
+        if isinstance(n, cst.SimpleStatementLine) and all(isinstance(x, (cst.Expr, cst.Assert)) for x in n.body):
+            continue  # `print(dense, cg)`, `plot(...)`, an assertion: the two results observed side
+            # by side, not computed into one value
+        if isinstance(n, cst.SimpleStatementLine) or isinstance(n, (cst.If, cst.While)):
+            part = n if isinstance(n, cst.SimpleStatementLine) else n.test
+            if _reads(part, a, from_a) and _reads(part, b, from_b):
+                return True
+        elif isinstance(n, cst.For) and _reads(n.iter, a, from_a) and _reads(n.iter, b, from_b):
+            return True
+    return False
 
 
 def _in_test(unit) -> bool:
