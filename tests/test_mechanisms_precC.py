@@ -7,7 +7,10 @@
    silent. An update the model sees (an operator, a builtin, ``operator.add``) keeps
    reporting. Checked with jax 0.10.2 on CPU: ``Window.apply`` gives ``size == (2, 2)`` and
    the same result jitted or not, while ``self.calls = operator.add(self.calls, 1)`` ends at
-   1 after two jitted calls and at 2 after two eager ones.
+   1 after two jitted calls and at 2 after two eager ones. A helper of the file whose
+   ``return`` is computed by a JAX function (``self.key = advance(self.key)``, ``return
+   jax.random.split(key)[0]``) moves array state on and keeps reporting: jitted twice,
+   ``Noisy.sample`` draws the same noise both times.
 2. JAX120: the ``update`` of an ``(init, update, get_params)`` triple returned by a function
    decorated with ``jax.example_libraries.optimizers.optimizer`` (any import or alias) or by a
    decorator of the file that unpacks its function's result into three names (a vendored copy
@@ -122,6 +125,29 @@ c = Counter()
 print(jax.jit(c.step)(jnp.ones(3)))
 """
 
+KEYED = """\
+import jax
+import jax.numpy as jnp
+
+
+def advance(key):
+    return jax.random.split(key)[0]
+
+
+class Noisy:
+    def __init__(self):
+        self.key = jax.random.PRNGKey(0)
+
+    def sample(self, x):
+        self.key = advance(self.key)
+        return x + jax.random.normal(self.key, x.shape)
+
+
+n = Noisy()
+f = jax.jit(n.sample)
+print(f(jnp.zeros(3)), f(jnp.zeros(3)))
+"""
+
 
 def test_self_attribute_normalised_by_a_helper_of_the_project_is_silent(tmp_path, monkeypatch):
     found = lint_files(tmp_path, monkeypatch, {
@@ -131,10 +157,11 @@ def test_self_attribute_normalised_by_a_helper_of_the_project_is_silent(tmp_path
 
 
 def test_self_attribute_updated_where_the_model_sees_it_still_reports(tmp_path, monkeypatch):
-    found = lint_files(tmp_path, monkeypatch, {"counters.py": COUNTERS}, select="JAX403")
+    found = lint_files(tmp_path, monkeypatch, {"counters.py": COUNTERS, "keyed.py": KEYED}, select="JAX403")
     assert found == [
         ("JAX403", "counters.py", 13, 9, MSG403.format(attr="calls", fn="step")),
         ("JAX403", "counters.py", 14, 9, MSG403.format(attr="widths", fn="step")),
+        ("JAX403", "keyed.py", 14, 9, MSG403.format(attr="key", fn="sample")),
     ]
 
 
