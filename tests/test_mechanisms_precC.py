@@ -30,7 +30,8 @@
    CPU: the VALID tests below pass (the rebuilt values are equal bit for bit); in the INVALID
    ``test_noise_sum`` the std of ``a + b`` is 2.0, not sqrt(2): the two draws are one. Draws
    added together, two layers stacked, draws inside a statistic (``jnp.mean``) or a sub-case
-   that carries state (``params = step(params, x)``) keep reporting.
+   that carries state (``params = step(params, x)``) keep reporting, and so does a pair drawn
+   from the key inside the second sub-case (judged against that sub-case's first draw).
 4. JAX301: two different functions of the file called with one key, each handing it to one
    builder and to nothing else with the same arguments (lineax ``benchmarks/gmres_fails_safely.py``:
    ``benchmark_jax(100, key=key)`` then ``benchmark_lx(100, key=key)``, both calling
@@ -379,6 +380,16 @@ def test_state_carried():
     x = random.normal(k, (3,))
     params = step(params, x)
     assert params.shape == (3,)
+
+
+def test_two_cases_each_tied():
+    k = random.PRNGKey(4)
+    x = random.normal(k, (3,))
+    y = random.uniform(k, (3,))
+    assert jnp.all(jnp.isfinite(x * y))
+    x = random.normal(k, (5,))
+    y = random.uniform(k, (5,))
+    assert jnp.all(jnp.isfinite(x * y))
 """
 
 MSG301 = ("`k` was already consumed by `{by}` on line {line}: both calls get the same random bits. Split it "
@@ -397,6 +408,9 @@ def test_draws_that_meet_in_a_test_still_report(tmp_path, monkeypatch):
         ("JAX301", "reuse_test.py", 22, 10, MSG301.format(by="eqx.nn.Linear", line=21)),
         ("JAX301", "reuse_test.py", 28, 66, MSG301.format(by="random.normal", line=28)),
         ("JAX301", "reuse_test.py", 36, 9, MSG301.format(by="random.normal", line=34)),
+        ("JAX301", "reuse_test.py", 44, 9, MSG301.format(by="random.normal", line=43)),
+        # the second sub-case's own pair, judged against its own first draw
+        ("JAX301", "reuse_test.py", 47, 9, MSG301.format(by="random.normal", line=46)),
     ]
 
 

@@ -3287,11 +3287,16 @@ class PrngKeyReuse(Rule):
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
         if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
-                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef) and (
-                _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
-                    ctx, ctx.unit.node, prev[0], self._parents) or _separate_cases(ctx.unit.node, prev[0], node)):
-            return  # a test's expected value rebuilt from the key the code under test drew
-            # from, or the inputs of two sub-cases of one test that never meet
+                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef):
+            if _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
+                    ctx, ctx.unit.node, prev[0], self._parents):
+                return  # a test's expected value rebuilt from the key the code under test drew from
+            if all(_separate_cases(ctx.unit.node, e, node) for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values()
+                   if isinstance(e, cst.Call)):
+                self._superseded[token.serial] = (node, how)  # the next sub-case's draws are
+                # judged against this one (`class_labels = randint(key, ...)` beside it)
+                return  # the inputs of two sub-cases of one test that never meet (nor does
+                # any other draw of the key before it)
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
