@@ -135,6 +135,71 @@ def _same_value(ctx, e: cst.CSTNode, me: str, attr: str) -> bool:
             return False
 
 
+# builtins whose result the model sees computed from their arguments (a value they are
+# given shows through them: `tuple(self.widths) + (n,)`, `len(self.items) + 1`)
+_SEEN_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "int", "float", "bool", "complex",
+                            "len", "sum", "max", "min", "abs", "round", "sorted", "reversed", "zip", "map",
+                            "filter", "enumerate", "range", "divmod", "pow"})
+# libraries whose functions compute a value from their arguments (an array op, arithmetic)
+_SEEN_LIBRARIES = ("jax.", "numpy.", "math.", "operator.", "typing.", "typing_extensions.", "copy.")
+
+
+_STATE_KINDS = frozenset({V.ARRAY, V.ARRAYS, V.KEY, V.KEYS, V.NPARRAY})
+
+
+def _update_shown(ctx, e: cst.CSTNode, me: str, attr: str) -> bool:
+    """Does ``e`` compute its value from ``me.attr`` where the model can see how: by an
+    operator, in a display, through a builtin or a JAX/NumPy function (``self.total + x``,
+    ``tuple(self.widths) + (n,)``, ``jnp.append(self.buf, x)``, ``self.items.copy()``)?  Not
+    when ``me.attr`` is only handed to a function of the project (or a method) with no
+    traced argument (``_resolve_kernel_size(self.kernel_size, x.shape)``, static config
+    normalised against a static shape): what that function returns, and whether a second
+    call would change it again, is unknown, and unknown never reports."""
+    if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == me \
+            and e.attr.value == attr:
+        return True
+    if isinstance(e, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        return False
+    if isinstance(e, cst.Call):
+        func = e.func
+        q = ctx.qualname(func)
+        seen = (q is not None and q.startswith(_SEEN_LIBRARIES)) or (
+            isinstance(func, cst.Name) and func.value in _SEEN_BUILTINS and not ctx.shadowed(func.value))
+        if not seen and not _reads_attr(func, me, attr) and not any(ctx.is_traced(a.value) for a in e.args) \
+                and ctx.value(e).kind not in _STATE_KINDS and not _returns_jax(ctx, func):
+            # a function of the project, or a method of another object (not one of the
+            # attribute itself, `self.items.copy()`), given no traced value, whose result the
+            # model does not know to be an array or a key (`self.key = advance(self.key)`,
+            # `def advance(k): return jax.random.split(k)[0]`: state the call moves on)
+            return False
+        return any(_update_shown(ctx, c, me, attr) for c in (func, *(a.value for a in e.args)))
+    return any(_update_shown(ctx, c, me, attr) for c in _children(e))
+
+
+def _returns_jax(ctx, func: cst.BaseExpression) -> bool:
+    """Is ``func`` a function of this file (or a method called through ``self``) one of
+    whose ``return`` values is computed by a JAX function (``return jax.random.split(k)[0]``,
+    ``return jnp.roll(buf, 1)``)?  Its result is an array, state the call moves on."""
+    unit = None
+    if isinstance(func, cst.Name):
+        v = ctx.lookup(func.value)
+        unit = v.unit if v is not None and v.unit is not None else ctx.unit.lookup_def(func.value)
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        u = ctx.unit
+        while u is not None and u.cls is None and u.parent is not None and not u.parent.is_module:
+            u = u.parent
+        cls = u.cls if u is not None else None
+        unit = cls.methods.get(func.attr.value) if cls is not None else None
+    if unit is None or not isinstance(unit.node, cst.FunctionDef):
+        return False
+    return any(isinstance(n, cst.Call) and (ctx.qualname(n.func) or "").startswith("jax.")
+               for r in unit.returns if r is not None for n in walk_tree(r))
+
+
+def _children(e: cst.CSTNode):
+    return [c for c in e.children if isinstance(c, cst.CSTNode)]
+
+
 def _flag_tested(fn: cst.CSTNode, me: str, attr: str) -> bool:
     """Does the method test ``me.attr`` (in an ``if``/``while``/``assert`` or a
     conditional expression) in its own body?"""
@@ -157,7 +222,11 @@ class SelfMutationInTraced(Rule):
         "Flags augmented assignments to `self.<attr>` (`self.n += 1`) and assignments of traced "
         "values (also one target of an unpacking: `_, self.key = jax.random.split(self.key)`), "
         "of an update of the same attribute (`self.total = self.total + x`, a swap `self.a, self.b = "
-        "self.b, self.a`), or of a "
+        "self.b, self.a`; not one that "
+        "only hands the attribute to a function of the project or a method given no traced value, "
+        "`self.size = resolve(self.size, x.shape)`: what it returns is unknown, unless it is a "
+        "function of the file whose `return` is computed by JAX, `self.key = advance(self.key)` "
+        "with `return jax.random.split(key)[0]`), or of a "
         "flag the method also tests (`assert not self.traced` ... `self.traced = True`, `if not "
         "self.warm: ... self.warm = True`; a literal: a function built once and cached after "
         "`if self._fn is None:` is a memo, not flagged) inside "
@@ -810,7 +879,7 @@ class SelfMutationInTraced(Rule):
                 why = "it stores a tracer in the object (UnexpectedTracerError when read later), and compiled calls never repeat it"
             elif _same_value(ctx, value, me, attr):
                 continue  # `self.cfg = cast(Config, self.cfg)`: a no-op, nothing to repeat
-            elif _reads_attr(value, me, attr):
+            elif _reads_attr(value, me, attr) and _update_shown(ctx, value, me, attr):
                 why = "the update runs once, at trace time: compiled calls never repeat it"
             elif _flag_value(value) and _flag_tested(ctx.unit.node, me, attr):
                 # `assert not self.traced` ... `self.traced = True`: a flag the method checks

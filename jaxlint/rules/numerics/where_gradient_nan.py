@@ -10,6 +10,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
+from jaxlint.model.optimizer_triples import optimizer_update
 from jaxlint.model import nograd
 from jaxlint.model import values as V
 from jaxlint.model.gradtrace import DIFFERENTIATING, in_reverse_mode
@@ -705,7 +706,10 @@ class WhereGradientNaN(Rule):
         "handed to the differentiated loss (`batch = augment(images)` ... `jax.grad(loss)(w, batch)`: "
         "a call's result is data, not a function), one that only transforms gradients after `jax.grad` "
         "(an `update_fn` given to `optax.GradientTransformation`); one the project's own code never uses is "
-        "there for its users and is still reported. A `.py` file of the project that the "
+        "there for its users and is still reported. The `update` of an `(init, update, get_params)` triple "
+        "that a function decorated with `jax.example_libraries.optimizers.optimizer` returns (or decorated "
+        "with a decorator of the file that unpacks its function's result into three names, a vendored "
+        "copy of that module) transforms gradients after `jax.grad` and is not reported, used or not. A `.py` file of the project that the "
         "run read but did not analyse counts every word of its text outside imports as mentioned. In a notebook or a test module (`test_*.py`, "
         "`*_test.py`: run, never imported) it is reported only where a derivative the file takes may reach "
         "it: in a function given to `jax.grad`, `value_and_grad`, `jacrev`, `vjp` (or "
@@ -2484,6 +2488,10 @@ class WhereGradientNaN(Rule):
     def report(self, node, *args, **kwargs) -> None:
         if self._unreached():
             return  # no derivative of the project reaches this function (model/gradreach.py)
+        ctx = self.ctx
+        if optimizer_update(ctx.unit, ctx.index.units, ctx.qualname):
+            return  # the `update` of an optimizer triple: it post-processes gradients
+            # (model/optimizer_triples.py)
         super().report(node, *args, **kwargs)
 
     def _unreached(self) -> bool:

@@ -179,7 +179,11 @@ class PrngKeyReuse(Rule):
         "a method through `self` or a helper imported from the project): the same key drawn at "
         "two sizes gives overlapping numbers (`normal(k, (4, 8))` is `normal(k, (8, 8))[:4]`, "
         "checked on jax 0.10.2); calls on other data (`random_features(key, x)`, then of `y`) "
-        "are often meant and stay silent;\n"
+        "are often meant and stay silent; so are two different functions of the file that each hand "
+        "the key only to one builder with the same arguments (`benchmark_jax(n, key=key)` then "
+        "`benchmark_lx(n, key=key)`, both calling `make_problem(n, key=key)`) when no statement "
+        "computes with both results (printed or asserted side by side): the same inputs rebuilt "
+        "to compare two computations;\n"
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
@@ -287,7 +291,16 @@ class PrngKeyReuse(Rule):
         "eqx.tree_equal(expected, eqx.tree_at(where, built, v))`, `chex.assert_trees_all_close(a, b)`, "
         "`optax.tree_utils.tree_allclose(a, b)`, also handed to a helper: a test of determinism, or of two computations under one randomness; not a "
         "negated assertion, nor one comparing shapes or an object a method call handed the second "
-        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
+        "draw to, `m.update(new)` then `assertEqual(m.params, new)`); in a test, a draw written in "
+        "an assertion's arguments, reached only through arithmetic, displays, subscripts and "
+        "`allclose`/`array_equal`/`asarray` (`self.assertDictEqual(sample(model)(seed), {'z': "
+        "normal(k1), 'x': normal(k1) + normal(k2)})`: the expected value rebuilt from the keys the "
+        "code under test drew from; not a draw inside a call of that code or a statistic, "
+        "`jnp.std(normal(k, s) + normal(k, s))`), and the inputs of two sub-cases of one test "
+        "(`x = normal(rng, (10, 10))` ... `x = normal(rng, (10, 50))`) when what the first gives is "
+        "read only by assertions and names computed from it before the second rebinds it (never "
+        "in one computation with the second: not two draws added, two layers stacked, or "
+        "`params = step(params, x)` carried on); a call inside `with pytest.raises(...)`/`self.assertRaises(...)` (it "
         "fails); `eqx.nn.Embedding(weight=..., key=key)` (given its values, it draws nothing); "
         "keys split in a loop and written straight into a call that switches its randomness off, "
         "also through its wrappers (`jax.vmap(partial(model, enable_dropout=False))(x, key=split(key, n))`, "
@@ -2667,6 +2680,7 @@ class PrngKeyReuse(Rule):
         super().__init__(ctx)
         # function -> its assertions of equality, assignments and draws' derived names (_asserted_equal)
         self._equal_memo: dict = {}
+        self._parents: dict = {}  # function -> its parent map (_expected_only)
         self._loop_names: dict[int, set[str]] = {}
         self._fixed_reported: set[tuple[int, int]] = set()
         self._stored_reported: set[tuple[int, str]] = set()
@@ -3248,6 +3262,10 @@ class PrngKeyReuse(Rule):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
+        if how.endswith("()") and prev[1].endswith("()") and prev[1] != how \
+                and self._same_inputs_rebuilt(prev[0], node, key_expr):
+            return  # `benchmark_jax(n, key=key)` then `benchmark_lx(n, key=key)`, each rebuilding
+            # `make_problem(n, key=key)`: two computations compared on identical inputs
         if how.endswith("()") and prev[1] == how and not self._same_call(prev[0], node) \
                 and not self._resized_call(prev[0], node):
             return  # one helper twice with one key on other data: often meant (random features for x and y)
@@ -3268,9 +3286,64 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
+        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
+                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef):
+            if _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
+                    ctx, ctx.unit.node, prev[0], self._parents):
+                return  # a test's expected value rebuilt from the key the code under test drew from
+            if all(_separate_cases(ctx.unit.node, e, node) for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values()
+                   if isinstance(e, cst.Call)):
+                self._superseded[token.serial] = (node, how)  # the next sub-case's draws are
+                # judged against this one (`class_labels = randint(key, ...)` beside it)
+                return  # the inputs of two sub-cases of one test that never meet (nor does
+                # any other draw of the key before it)
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
+
+    def _same_inputs_rebuilt(self, a: cst.CSTNode, b: cst.CSTNode, key_expr: cst.BaseExpression) -> bool:
+        """Two different functions of the file, ``a``'s and ``b``'s callees, each hand the key
+        they are given to one builder and to nothing else, with the same arguments
+        (``make_problem(mat_size, key=key)`` in both, ``mat_size`` given the same value at
+        both calls), and what the two calls return never meets in one computation here
+        (each result summed and printed on its own)?  Both rebuild the same inputs from
+        the key, to compare two computations on them (lineax's ``benchmark_jax`` against
+        ``benchmark_lx``): the identical numbers are the point.  One helper called twice
+        (``init_layer(key, 4, 8)``, ``init_layer(key, 8, 8)``) is judged elsewhere; a
+        builder given other sizes, or results combined (``dec(enc(x))``), are reported."""
+        ctx = self.ctx
+        if not isinstance(a, cst.Call) or not isinstance(b, cst.Call) or type(a.func) is not cst.Name \
+                or type(b.func) is not cst.Name or a.func.value == b.func.value:
+            return False
+        key_text = ctx.code(key_expr).strip()
+        built = []
+        for call in (a, b):
+            v = ctx.lookup(call.func.value)
+            unit = v.unit if v is not None and v.unit is not None else ctx.unit.lookup_def(call.func.value)
+            if unit is None or not isinstance(unit.node, cst.FunctionDef):
+                return False
+            given = _given_params(call, unit.node, ctx)
+            if given is None:
+                return False
+            key_params = [p for p, e in given.items() if ctx.code(e).strip() == key_text]
+            if len(key_params) != 1:
+                return False
+            one = _only_builder_call(unit.node, key_params[0])
+            if one is None:
+                return False
+            built.append((unit, given, one))
+        (ua, ga, ca), (ub, gb, cb) = built
+        if ua is ub or ctx.code(ca).strip() != ctx.code(cb).strip() or ctx.code(ca.func).strip() in (
+                ua.name, ub.name):
+            return False
+        for name in _names_read(ca):
+            if (name in ga) != (name in gb):
+                return False
+            if name in ga and ctx.code(ga[name]).strip() != ctx.code(gb[name]).strip():
+                return False  # the builder given other values (sizes): other inputs
+            if name not in ga and (name in _param_names(ua.node) or name in _param_names(ub.node)):
+                return False  # a parameter one of the calls leaves to its default
+        return not _results_meet(ctx.unit.node, a, b)
 
     def _taken_indices(self, call: cst.CSTNode) -> Optional[set]:
         """The constant indices read from what ``call`` returns, when it is only ever
@@ -5682,6 +5755,229 @@ def _reads(e: cst.CSTNode, draw: cst.Call, names: set[str]) -> bool:
 
     for c in walk_tree(e, leaf):
         if c is draw or isinstance(c, cst.Name) and c.value in names:
+            return True
+    return False
+
+
+def _parent_map(root: cst.CSTNode, memo: dict) -> dict[int, cst.CSTNode]:
+    """id(node) -> its parent, for the nodes of ``root`` (one walk per function, kept in
+    ``memo``)."""
+    got = memo.get(id(root))
+    if got is not None and got[0] is root:
+        return got[1]
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for c in children(n):
+            parents[id(c)] = n
+            stack.append(c)
+    memo[id(root)] = (root, parents)
+    return parents
+
+
+# what a value passes through on its way into an assertion and stays an expected value:
+# arithmetic, displays, a subscript or attribute of it, arguments of the assertion
+_EXPECTED_PATH = (cst.BinaryOperation, cst.UnaryOperation, cst.Element, cst.StarredElement, cst.DictElement,
+                  cst.List, cst.Tuple, cst.Set, cst.Dict, cst.Subscript, cst.SubscriptElement, cst.Index,
+                  cst.Attribute, cst.Comparison, cst.ComparisonTarget, cst.Arg, cst.BooleanOperation)
+
+
+# NumPy/JAX functions that compare an expected value or convert it, nothing else
+_EXPECTED_CALLS = frozenset({"allclose", "isclose", "array_equal", "array_equiv", "asarray", "array"})
+
+
+def _assertion_call(ctx, n: cst.CSTNode) -> bool:
+    """``self.assertEqual(...)``, ``np.testing.assert_allclose(...)``, ``chex.assert_trees_all_close(...)``
+    (not a negated one, nor ``assertRaises``)."""
+    if not isinstance(n, cst.Call):
+        return False
+    last = (dotted_name(n.func) or "").rsplit(".", 1)[-1].lower()
+    return last.startswith("assert") and "not" not in last and "raise" not in last and "warn" not in last
+
+
+def _expected_only(ctx, root: cst.CSTNode, draw: cst.Call, memo: dict) -> bool:
+    """Is ``draw`` written in the arguments of a test's assertion, reached from it only
+    through arithmetic, displays, conversions and comparisons (``self.assertDictEqual(
+    joint_sample(model)(seed), {'z': normal(k1), 'x': normal(k1) + normal(k2)})``)?  It is
+    an expected value: the test rebuilds what the code under test drew from the same keys,
+    and its numbers go into nothing but the comparison (a draw inside a call of the code
+    under test, ``assertEqual(model(normal(k) + normal(k)), ...)``, feeds the computation)."""
+    parents = _parent_map(root, memo)
+    n: cst.CSTNode = draw
+    while True:
+        p = parents.get(id(n))
+        if p is None:
+            return False
+        if isinstance(p, cst.Assert):
+            return n is p.test
+        if isinstance(p, cst.Call):
+            if n is p.func:
+                return False
+            if _assertion_call(ctx, p):
+                return True
+            q = ctx.qualname(p.func) or ""
+            if not (q.startswith(("jax.numpy.", "numpy.")) and q.rsplit(".", 1)[-1] in _EXPECTED_CALLS):
+                return False  # (a statistic, `jnp.std(a + b)`, is computed from the draws: not rebuilt)
+        elif not isinstance(p, _EXPECTED_PATH):
+            return False
+        n = p
+
+
+def _separate_cases(root: cst.FunctionDef, a: cst.Call, b: cst.Call) -> bool:
+    """Are the draws ``a`` and ``b`` the inputs of two sub-cases of one test that never
+    meet: each the value of an assignment to plain names in one block (``x = normal(rng,
+    (10, 10))`` ... ``x = normal(rng, (10, 50))``), and what the first gives (its names, and
+    names computed from them) read between the two only by assertions and by assignments
+    to plain names, never after the second (rebound there or before any read)?  Identical
+    or overlapping numbers then only feed checks of their own (``Dense(x) == x @ w + b``, a
+    shape), never one computation (two noise draws added, two layers stacked)."""
+    def assigned_by(st: cst.CSTNode, call: cst.Call) -> Optional[set]:
+        if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1 or not isinstance(st.body[0], cst.Assign) \
+                or st.body[0].value is not call:
+            return None
+        return _plain_targets(st.body[0])
+
+    for block in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+        if not isinstance(block, cst.IndentedBlock):
+            continue
+        stmts = list(block.body)
+        i = next((k for k, st in enumerate(stmts) if assigned_by(st, a) is not None), None)
+        j = next((k for k, st in enumerate(stmts) if assigned_by(st, b) is not None), None)
+        if i is None or j is None:
+            continue
+        if i >= j:
+            return False
+        live = set(assigned_by(stmts[i], a) or ())
+        if not live:
+            return False
+        for st in stmts[i + 1:j]:
+            read = _stmt_reads(st) & live
+            targets = _plain_targets(st.body[0]) if isinstance(st, cst.SimpleStatementLine) and len(
+                st.body) == 1 and isinstance(st.body[0], cst.Assign) else None
+            if not read:
+                if targets:
+                    live -= targets
+                continue
+            if targets:
+                live |= targets  # computed from the first draw
+            elif not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and (
+                    isinstance(st.body[0], cst.Assert) or isinstance(st.body[0], cst.Expr)
+                    and _assertion_call(None, st.body[0].value))):
+                return False  # handed to anything but an assertion (`opt.update(x)`, `self.x = x`)
+        if _stmt_reads(stmts[j]) & live:
+            return False
+        live -= assigned_by(stmts[j], b) or set()
+        for st in stmts[j + 1:]:
+            if not live:
+                break
+            if _stmt_reads(st) & live:
+                return False
+            if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
+                live -= _plain_targets(st.body[0]) or set()
+        return True
+    return False
+
+
+def _stmt_reads(st: cst.CSTNode) -> set[str]:
+    """The names a statement reads (an assignment's plain-name targets are bound, not read)."""
+    if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign) \
+            and _plain_targets(st.body[0]) is not None:
+        return _names_read(st.body[0].value)
+    return _names_read(st)
+
+
+def _plain_targets(st: cst.Assign) -> Optional[set]:
+    """The names an assignment binds when every target is a plain name or a tuple of
+    them (``x = ...``, ``w, b = ...``); None otherwise (an attribute, an item)."""
+    out: set[str] = set()
+    for t in st.targets:
+        tt = t.target
+        elems = [e.value for e in tt.elements] if isinstance(tt, (cst.Tuple, cst.List)) else [tt]
+        if not all(isinstance(e, cst.Name) for e in elems):
+            return None
+        out.update(e.value for e in elems)
+    return out
+
+
+def _param_names(fn: cst.FunctionDef) -> set[str]:
+    ps = fn.params
+    return {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)} | {
+        p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param)}
+
+
+def _given_params(call: cst.Call, fn: cst.FunctionDef, ctx) -> Optional[dict]:
+    """parameter name -> the expression ``call`` gives it (None where a call passes ``*``
+    or ``**``, or more positional arguments than ``fn`` takes)."""
+    ps = fn.params
+    positional = [p.name.value for p in (*ps.posonly_params, *ps.params)]
+    names = _param_names(fn)
+    out: dict = {}
+    i = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value not in names:
+                return None
+            out[arg.keyword.value] = arg.value
+        else:
+            if i >= len(positional):
+                return None
+            out[positional[i]] = arg.value
+            i += 1
+    return out
+
+
+def _only_builder_call(fn: cst.FunctionDef, param: str) -> Optional[cst.Call]:
+    """The one call of ``fn`` (a builder) that every read of ``param`` is a whole argument
+    of, when ``fn`` never rebinds ``param`` and reads it nowhere else."""
+    found: Optional[cst.Call] = None
+    args_of: dict[int, cst.Call] = {}
+    skip: set[int] = set()  # (a keyword's or an attribute's name: no read)
+    reads = 0
+    for n in walk_tree(fn.body):
+        if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            if any(isinstance(m, cst.Name) and m.value == param for t in targets for m in walk_tree(t)):
+                return None
+        if isinstance(n, cst.Call):
+            for arg in n.args:
+                if isinstance(arg.value, cst.Name) and arg.value.value == param:
+                    args_of[id(arg.value)] = n
+        if isinstance(n, cst.Attribute):
+            skip.add(id(n.attr))
+        elif isinstance(n, cst.Arg) and n.keyword is not None:
+            skip.add(id(n.keyword))
+    for n in walk_tree(fn.body):
+        if isinstance(n, cst.Name) and n.value == param and id(n) not in skip:
+            reads += 1
+            call = args_of.get(id(n))
+            if call is None or (found is not None and call is not found):
+                return None
+            found = call
+    return found if reads else None
+
+
+def _results_meet(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
+    """Does one statement of ``root`` (not of a function it defines) compute with what both
+    calls gave (the calls themselves, or names computed from their results)?  A statement
+    that only shows them (``print``, a plot, an assertion) does not."""
+    def nested(c: cst.CSTNode) -> bool:
+        return c is not root and isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+    nodes = list(walk_tree(root, nested))
+    assigns = [n for n in nodes if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None]
+    from_a, from_b = _derived(assigns, a), _derived(assigns, b)
+    for n in nodes:
+        if isinstance(n, cst.SimpleStatementLine) and all(isinstance(x, (cst.Expr, cst.Assert)) for x in n.body):
+            continue  # `print(dense, cg)`, `plot(...)`, an assertion: the two results observed side
+            # by side, not computed into one value
+        if isinstance(n, cst.SimpleStatementLine) or isinstance(n, (cst.If, cst.While)):
+            part = n if isinstance(n, cst.SimpleStatementLine) else n.test
+            if _reads(part, a, from_a) and _reads(part, b, from_b):
+                return True
+        elif isinstance(n, cst.For) and _reads(n.iter, a, from_a) and _reads(n.iter, b, from_b):
             return True
     return False
 
