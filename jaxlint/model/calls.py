@@ -107,6 +107,9 @@ class CallEffects:
                 return held
             name = dotted_name(func)
             found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None and name is not None and f"{name}.__init__" in self.index.imported_key_consumers:
+                # `layers.Conv(n, key=key)`: a project class whose `__init__` draws from `key`
+                return self._constructor_consumer(call, name)
             if found is None and type(func.value) is cst.Name:
                 # `q.random_action(key)`, `q: BaseQ` (or `q = BaseQ(...)`): the class's method
                 return self._instance_method_consumer(call, func)
@@ -141,6 +144,12 @@ class CallEffects:
         if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
             # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
             unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
+        if unit is None or isinstance(unit.node, cst.ClassDef):
+            # `Conv(n, key=key)`: a class of this file (or imported from the project) whose
+            # `__init__` draws from `key`
+            built = self._constructor_consumer(call, func.value)
+            if built or unit is not None:
+                return built
         if unit is not None:
             if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
                 return []
@@ -265,6 +274,19 @@ class CallEffects:
         if found is None:
             return None
         return [tuple(p) for p in found["params"]], found["consumes"]
+
+    def _constructor_consumer(self, call: cst.Call, written: str) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``Conv(n, key=key)``: building an instance of a project class runs its own
+        ``__init__``; the arguments given for the key parameters it draws from (or splits)
+        are consumed, as by a call of a helper (two modules built with one key get the
+        same weights)."""
+        ref = instances.constructed(self, written)
+        if ref is None and f"{written}.__init__" in self.index.imported_key_consumers:
+            ref = written  # imported from the project (the fact `Cls.__init__`), whatever this file's module name
+        found = self._class_method(ref, "__init__") if ref is not None else None
+        if found is None:
+            return []
+        return self._consumed_args(call, written, list(found[0]), found[1])
 
     def _instance_method_consumer(self, call: cst.Call, func: cst.Attribute) -> list[tuple[cst.BaseExpression, str, str]]:
         """``obj.method(key, ...)`` where ``obj`` holds an instance of a project class whose

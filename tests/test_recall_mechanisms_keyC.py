@@ -1,0 +1,166 @@
+"""Keys consumed by building an object, and splitting helpers called twice (branch keyC).
+
+Two facts the model lacked (recall case 1625, pdequinox's ClassicResBlock building conv_1
+and conv_2 from one key, so both layers start with the same weights):
+
+* building an instance of a project class runs its own ``__init__``: the arguments given
+  for the key parameters it draws from (or splits) are consumed, as by a helper's call
+  (model/calls.py ``_constructor_consumer``; a class of this file, or one imported from
+  the project through the ``Cls.__init__`` consumer fact);
+* a helper (or constructor) that splits the key it is given and draws from the halves,
+  called twice with the same arguments, makes the same keys twice and so draws the same
+  numbers (checked on jax 0.10.2: ``Conv(3, key=key)`` twice gives equal weights, with
+  ``k1, k2 = split(key)`` different ones).  One such helper beside a split of the same key
+  (keys handed down on both sides) stays silent, as before.
+"""
+
+from __future__ import annotations
+
+from project_files import lint_files
+
+_SPLIT_TWICE = ("`{k}` was already consumed by `{by}` on line {line}, which splits it and draws from the keys "
+                "it makes: this call makes the same keys, so it draws the same random numbers. Split it first, "
+                "e.g. `k1, k2 = jax.random.split({k})`, and give each call its own key")
+_REUSE = ("`{k}` was already consumed by `{by}` on line {line}: both calls get the same random bits. "
+          "Split it first, e.g. `k1, k2 = jax.random.split({k})`, and give each call its own key")
+
+# the layer in another module splits the key it is given (pdequinox's PhysicsConv)
+LAYERS = """\
+import equinox as eqx
+import jax.random as jrandom
+
+
+class Conv(eqx.Module, strict=True):
+    weight: object
+    bias: object
+
+    def __init__(self, n, *, key):
+        wkey, bkey = jrandom.split(key, 2)
+        self.weight = jrandom.uniform(wkey, (n,))
+        self.bias = jrandom.uniform(bkey, (n,))
+"""
+
+BLOCK_OTHER_MODULE = {
+    "nets/__init__.py": "",
+    "nets/layers.py": LAYERS,
+    "nets/blocks.py": """\
+import equinox as eqx
+
+from .layers import Conv
+
+
+class Block(eqx.Module):
+    conv_1: eqx.Module
+    conv_2: eqx.Module
+
+    def __init__(self, n, *, key):
+        self.conv_1 = Conv(n, key=key)
+        self.conv_2 = Conv(n, key=key)
+""",
+}
+
+BLOCK_OTHER_MODULE_OK = {
+    "nets/__init__.py": "",
+    "nets/layers.py": LAYERS,
+    "nets/blocks.py": """\
+import equinox as eqx
+import jax
+
+from .layers import Conv
+
+
+class Block(eqx.Module):
+    conv_1: eqx.Module
+    conv_2: eqx.Module
+
+    def __init__(self, n, *, key):
+        k1, k2 = jax.random.split(key)
+        self.conv_1 = Conv(n, key=k1)
+        self.conv_2 = Conv(n, key=k2)
+""",
+}
+
+# a plain class of the same file that draws from its key (no split): a helper's reuse
+SAME_FILE_CLASS = """\
+import jax
+
+
+class Noise:
+    def __init__(self, n, key):
+        self.values = jax.random.normal(key, (n,))
+
+
+def make(n, key):
+    a = Noise(n, key)
+    b = Noise(n, key)
+    return a, b
+"""
+
+SAME_FILE_CLASS_OK = """\
+import jax
+
+
+class Noise:
+    def __init__(self, n, key):
+        self.values = jax.random.normal(key, (n,))
+
+
+def make(n, key):
+    ka, kb = jax.random.split(key)
+    a = Noise(n, ka)
+    b = Noise(n, kb)
+    return a, b
+"""
+
+# a function helper that splits its key, called twice alike
+SPLIT_HELPER = """\
+import jax
+
+
+def init_layer(n, key):
+    wkey, bkey = jax.random.split(key)
+    return jax.random.normal(wkey, (n, n)), jax.random.normal(bkey, (n,))
+
+
+def init_mlp(n, key):
+    first = init_layer(n, key)
+    second = init_layer(n, key)
+    return [first, second]
+"""
+
+SPLIT_HELPER_OK = """\
+import jax
+
+
+def init_layer(n, key):
+    wkey, bkey = jax.random.split(key)
+    return jax.random.normal(wkey, (n, n)), jax.random.normal(bkey, (n,))
+
+
+def init_mlp(n, key):
+    key, sub = jax.random.split(key)
+    first = init_layer(n, sub)
+    second = init_layer(n, key)
+    return [first, second]
+"""
+
+
+def test_imported_class_built_twice_with_one_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, BLOCK_OTHER_MODULE, select="JAX301") == [
+        ("JAX301", "nets/blocks.py", 12, 23, _SPLIT_TWICE.format(k="key", by="Conv()", line=11))]
+
+
+def test_class_of_the_same_file_built_twice_with_one_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"noise.py": SAME_FILE_CLASS}, select="JAX301") == [
+        ("JAX301", "noise.py", 11, 9, _REUSE.format(k="key", by="Noise()", line=10))]
+
+
+def test_splitting_helper_called_twice_alike(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"mlp.py": SPLIT_HELPER}, select="JAX301") == [
+        ("JAX301", "mlp.py", 11, 14, _SPLIT_TWICE.format(k="key", by="init_layer()", line=10))]
+
+
+def test_objects_built_from_split_keys_stay_silent(tmp_path, monkeypatch):
+    for i, files in enumerate((BLOCK_OTHER_MODULE_OK, {"noise.py": SAME_FILE_CLASS_OK}, {"mlp.py": SPLIT_HELPER_OK})):
+        (tmp_path / str(i)).mkdir()
+        assert lint_files(tmp_path / str(i), monkeypatch, files, select="JAX301") == [], files
