@@ -164,3 +164,110 @@ def test_objects_built_from_split_keys_stay_silent(tmp_path, monkeypatch):
     for i, files in enumerate((BLOCK_OTHER_MODULE_OK, {"noise.py": SAME_FILE_CLASS_OK}, {"mlp.py": SPLIT_HELPER_OK})):
         (tmp_path / str(i)).mkdir()
         assert lint_files(tmp_path / str(i), monkeypatch, files, select="JAX301") == [], files
+
+
+# -- calling an object runs its class's `__call__` ------------------------------------
+#
+# Recall case 1722 (equinox's BERT example): `jax.vmap(self.ff_block, in_axes=(0, None,
+# None))(x, enable_dropout, ff_key)` where `self.ff_block = FeedForwardBlock(...)` in
+# `__init__` and `FeedForwardBlock.__call__` hands `key` to its `eqx.nn.Dropout` field:
+# every position gets the same mask (checked on jax 0.10.2, equinox 0.13).  Two facts:
+# an object of a project class called (directly or wrapped by vmap) runs that class's
+# `__call__` (model/calls.py `_called_instance_consumer`: a parameter annotated with the
+# class, a name bound to `Cls(...)`, `self.attr` set to `Cls(...)` in `__init__`), and
+# `self.dropout(x, key=key)` of a field holding an `eqx.nn.Dropout` draws from `key`
+# (model/keyflow.drawing_layer_call; not with `inference=True`).
+
+_UNMAPPED = ("`{k}` is not mapped (`in_axes` None for it): `{t}` gives every element the same key, and "
+             "`{f}` draws from it with `{by}`, so every element draws the same random numbers. Map one key "
+             "per element: pass `jax.random.split({k}, n)` with in_axes 0 for it")
+
+FEED_FORWARD = """\
+import equinox as eqx
+
+
+class FeedForward(eqx.Module):
+    dropout: eqx.nn.Dropout
+
+    def __init__(self, rate):
+        self.dropout = eqx.nn.Dropout(rate)
+
+    def __call__(self, x, enable_dropout, key=None):
+        return self.dropout(x, inference=not enable_dropout, key=key)
+"""
+
+LAYER = """\
+import equinox as eqx
+import jax
+
+from .ff import FeedForward
+
+
+class Layer(eqx.Module):
+    ff_block: FeedForward
+
+    def __init__(self, rate):
+        self.ff_block = FeedForward(rate)
+
+    def __call__(self, x, *, key):
+        return jax.vmap(self.ff_block, in_axes=(0, None, None))(x, True, key)
+"""
+
+LAYER_FILES = {"nets/__init__.py": "", "nets/ff.py": FEED_FORWARD, "nets/layer.py": LAYER}
+LAYER_FILES_OK = {
+    "nets/__init__.py": "", "nets/ff.py": FEED_FORWARD,
+    "nets/layer.py": LAYER.replace("in_axes=(0, None, None))(x, True, key)",
+                                   "in_axes=(0, None, 0))(x, True, jax.random.split(key, x.shape[0]))"),
+}
+# the same layer whose dropout is switched off at the call: no draw
+LAYER_FILES_INFERENCE = {
+    "nets/__init__.py": "", "nets/layer.py": LAYER,
+    "nets/ff.py": FEED_FORWARD.replace("inference=not enable_dropout", "inference=True"),
+}
+
+NOISY = """\
+import equinox as eqx
+import jax
+
+
+class Noisy(eqx.Module):
+    scale: float
+
+    def __call__(self, x, key):
+        return x + self.scale * jax.random.normal(key, x.shape)
+
+
+def twice(block: Noisy, x, key):
+    a = block(x, key)
+    b = block(x, key)
+    return a, b
+
+
+def batched(block: Noisy, xs, key):
+    return eqx.filter_vmap(block, in_axes=(0, None))(xs, key)
+"""
+
+NOISY_OK = NOISY.replace("""    a = block(x, key)
+    b = block(x, key)""", """    ka, kb = jax.random.split(key)
+    a = block(x, ka)
+    b = block(x, kb)""").replace("in_axes=(0, None))(xs, key)", "in_axes=(0, 0))(xs, jax.random.split(key, len(xs)))")
+
+
+def test_vmap_of_a_field_object_whose_dropout_gets_the_unmapped_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, LAYER_FILES, select="JAX301") == [
+        ("JAX301", "nets/layer.py", 14, 16,
+         _UNMAPPED.format(k="key", t="jax.vmap", f="self.ff_block", by="eqx.nn.Dropout"))]
+
+
+def test_annotated_object_called_twice_and_mapped_with_one_key(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"noisy.py": NOISY}, select="JAX301") == [
+        ("JAX301", "noisy.py", 14, 9, _REUSE.format(k="key", by="block()", line=13)),
+        ("JAX301", "noisy.py", 19, 12,
+         _UNMAPPED.format(k="key", t="eqx.filter_vmap", f="block", by="random.normal")),
+    ]
+
+
+def test_objects_given_their_own_keys_stay_silent(tmp_path, monkeypatch):
+    for i, files in enumerate((LAYER_FILES_OK, LAYER_FILES_INFERENCE, {"noisy.py": NOISY_OK})):
+        (tmp_path / str(i)).mkdir()
+        assert lint_files(tmp_path / str(i), monkeypatch, files, select="JAX301") == [], files

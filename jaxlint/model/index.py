@@ -747,6 +747,15 @@ class Indexer:
                 key_param_consumed(unit, name.value, "rngs=")
         q = self.qualname(func)
         if q is None:
+            if not unit.is_module and type(func) is cst.Attribute:
+                # `self.dropout(x, key=key)` of a field holding `eqx.nn.Dropout(rate)`: its mask
+                # is drawn from `key` (unless `inference=True`)
+                layer = keyflow.drawing_layer_call(call, unit, self.qualname)
+                if layer is not None:
+                    key = keyword_arg(call, "key")
+                    if key is not None and isinstance(key.value, cst.Name):
+                        key_param_consumed(unit, key.value.value, layer)
+                        unit.key_draws[id(call)] = (key.value.value, layer)
             return
         if apis.initializer_factory(q):
             self.index.makes_initializers = True
