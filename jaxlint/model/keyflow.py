@@ -1266,6 +1266,8 @@ def drawing_layer_call(call: cst.Call, unit: Unit, qualname) -> Optional[str]:
     if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != "self" \
             or unit.cls is None or not unit.params or unit.params[0].name != "self":
         return None
+    if not any(a.keyword is not None and a.keyword.value == "key" for a in call.args):
+        return None  # (first: the class body is read only for a call given `key=`)
     inference = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "inference"), None)
     if type(inference) is cst.Name and inference.value == "True":
         return None
