@@ -271,3 +271,70 @@ def test_objects_given_their_own_keys_stay_silent(tmp_path, monkeypatch):
     for i, files in enumerate((LAYER_FILES_OK, LAYER_FILES_INFERENCE, {"noisy.py": NOISY_OK})):
         (tmp_path / str(i)).mkdir()
         assert lint_files(tmp_path / str(i), monkeypatch, files, select="JAX301") == [], files
+
+
+# -- a class whose `__init__` hands its key to such a constructor consumes it too ----------
+
+NESTED_SAME_FILE = """\
+import jax
+
+
+class Conv:
+    def __init__(self, n, *, key):
+        wkey, bkey = jax.random.split(key)
+        self.w = jax.random.normal(wkey, (n,))
+        self.b = jax.random.normal(bkey, (n,))
+
+
+class Block:
+    def __init__(self, n, *, key):
+        self.conv = Conv(n, key=key)
+
+
+def net(n, key):
+    a = Block(n, key=key)
+    b = Block(n, key=key)
+    return a, b
+
+
+def net_ok(n, key):
+    k1, k2 = jax.random.split(key)
+    a = Block(n, key=k1)
+    b = Block(n, key=k2)
+    return a, b
+"""
+
+NESTED_MODULES = {
+    "nets/__init__.py": "",
+    "nets/layers.py": LAYERS,
+    "nets/blocks.py": """\
+from .layers import Conv
+
+
+class Block:
+    def __init__(self, n, *, key):
+        self.conv = Conv(n, key=key)
+""",
+    "train.py": """\
+import jax
+
+from nets.blocks import Block
+
+
+def net(n, seed):
+    key = jax.random.PRNGKey(seed)
+    first = Block(n, key=key)
+    second = Block(n, key=key)
+    return first, second
+""",
+}
+
+
+def test_class_handing_its_key_to_a_drawing_constructor_in_the_same_file(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, {"net.py": NESTED_SAME_FILE}, select="JAX301") == [
+        ("JAX301", "net.py", 18, 9, _SPLIT_TWICE.format(k="key", by="Block()", line=17))]
+
+
+def test_class_handing_its_key_to_an_imported_drawing_constructor(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, NESTED_MODULES, select="JAX301") == [
+        ("JAX301", "train.py", 9, 14, _SPLIT_TWICE.format(k="key", by="Block()", line=8))]
