@@ -288,8 +288,16 @@ class CallEffects:
         ``__init__``; the arguments given for the key parameters it draws from (or splits)
         are consumed, as by a call of a helper (two modules built with one key get the
         same weights)."""
+        if not call.args:
+            return []
+        imported = f"{written}.__init__" in self.index.imported_key_consumers
+        names = self.scratch_memo.get(("class-names",))
+        if names is None:
+            names = self.scratch_memo[("class-names",)] = frozenset(c.name for c in self.index.classes)
+        if not imported and written not in names:
+            return []  # (first: neither a class of this file nor one the facts name)
         ref = instances.constructed(self, written)
-        if ref is None and f"{written}.__init__" in self.index.imported_key_consumers:
+        if ref is None and imported:
             ref = written  # imported from the project (the fact `Cls.__init__`), whatever this file's module name
         found = self._class_method(ref, "__init__") if ref is not None else None
         if found is None:
