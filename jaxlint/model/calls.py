@@ -96,7 +96,10 @@ class CallEffects:
                 and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
             # `self.init_weights(key, n)`: a method of this class that draws from a parameter
             method = self.unit.cls.methods.get(func.attr.value)
-            if method is None or not method.consumes_keys or method.is_generator \
+            if method is None:
+                # `self.ff_block(x, key=key)`: an instance of a project class set in `__init__`
+                return self._called_instance_consumer(call, func)
+            if not method.consumes_keys or method.is_generator \
                     or not isinstance(method.node, cst.FunctionDef) or not bound_receiver(method):
                 return []
             return self._consumed_args(call, f"self.{func.attr.value}",
@@ -107,6 +110,9 @@ class CallEffects:
                 return held
             name = dotted_name(func)
             found = self.index.imported_key_consumers.get(name) if name is not None else None
+            if found is None and name is not None and f"{name}.__init__" in self.index.imported_key_consumers:
+                # `layers.Conv(n, key=key)`: a project class whose `__init__` draws from `key`
+                return self._constructor_consumer(call, name)
             if found is None and type(func.value) is cst.Name:
                 # `q.random_action(key)`, `q: BaseQ` (or `q = BaseQ(...)`): the class's method
                 return self._instance_method_consumer(call, func)
@@ -123,7 +129,9 @@ class CallEffects:
                 # `jax.vmap(noise.worker, in_axes=(None, 0))(key, xs)` of a function imported from the project
                 found = self._wrapped_import(func)
                 if found is None:
-                    return []
+                    # `jax.vmap(self.ff_block, in_axes=(0, None))(x, key)`: an instance's `__call__`
+                    held = self._wrapped_instance(func)
+                    return self._called_instance_consumer(call, held) if held is not None else []
                 return self._consumed_args(call, found[0], [tuple(p) for p in found[1]["params"]],
                                            found[1]["consumes"])
             if type(wrapped.node) is cst.Lambda:
@@ -141,6 +149,15 @@ class CallEffects:
         if unit is None and v is not None and v.kind == V.FUNCTION and v.transform is not None:
             # `step = jax.jit(sample)` called in a loop: `step` hands its arguments to `sample`
             unit = self._wrapped_unit(bound_once(self.index, self.unit, func))
+        if unit is None or isinstance(unit.node, cst.ClassDef):
+            # `Conv(n, key=key)`: a class of this file (or imported from the project) whose
+            # `__init__` draws from `key`
+            built = self._constructor_consumer(call, func.value)
+            if built or unit is not None:
+                return built
+            if v is not None:
+                # `block(x, key=key)` of `block: Block` (or `block = Block(...)`): its `__call__`
+                return self._called_instance_consumer(call, func)
         if unit is not None:
             if not unit.consumes_keys or unit.is_generator or not isinstance(unit.node, cst.FunctionDef):
                 return []
@@ -265,6 +282,60 @@ class CallEffects:
         if found is None:
             return None
         return [tuple(p) for p in found["params"]], found["consumes"]
+
+    def _constructor_consumer(self, call: cst.Call, written: str) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``Conv(n, key=key)``: building an instance of a project class runs its own
+        ``__init__``; the arguments given for the key parameters it draws from (or splits)
+        are consumed, as by a call of a helper (two modules built with one key get the
+        same weights)."""
+        if not call.args:
+            return []
+        imported = f"{written}.__init__" in self.index.imported_key_consumers
+        names = self.scratch_memo.get(("class-names",))
+        if names is None:
+            names = self.scratch_memo[("class-names",)] = frozenset(c.name for c in self.index.classes)
+        if not imported and written not in names:
+            return []  # (first: neither a class of this file nor one the facts name)
+        ref = instances.constructed(self, written)
+        if ref is None and imported:
+            ref = written  # imported from the project (the fact `Cls.__init__`), whatever this file's module name
+        found = self._class_method(ref, "__init__") if ref is not None else None
+        if found is None:
+            return []
+        return self._consumed_args(call, written, list(found[0]), found[1])
+
+    def _wrapped_instance(self, expr: cst.Call) -> Optional[cst.BaseExpression]:
+        """``jax.vmap(self.ff_block, ...)`` / ``jax.vmap(block, ...)``: the object a mapping
+        or wrapping transformation wraps when it is a name or ``self.attr`` (None else)."""
+        t = apis.transform_for(self.qualname(expr.func))
+        pos = positional_args(expr)
+        if t is None or not t.wrapper or not pos:
+            return None
+        fn = pos[0].value
+        if type(fn) is cst.Name or (type(fn) is cst.Attribute and type(fn.value) is cst.Name
+                                    and fn.value.value == "self"):
+            return fn
+        return None
+
+    def _called_instance_consumer(self, call: cst.Call, obj: cst.BaseExpression) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``block(x, key=key)`` where ``block`` holds an instance of a project class (a
+        parameter annotated with it and never rebound, a name bound to ``Block(...)``,
+        ``self.block`` set to ``Block(...)`` in ``__init__``): calling it runs the class's own
+        ``__call__``, whose key parameters it draws from are consumed."""
+        if type(obj) is cst.Name:
+            ref = self.instance_class(obj)
+        elif type(obj) is cst.Attribute and type(obj.value) is cst.Name and obj.value.value == "self" \
+                and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self" \
+                and self.unit.cls.methods.get(obj.attr.value) is None:
+            ref = self.value(obj).instance
+        else:
+            return []
+        if not ref or ref.startswith("@"):
+            return []
+        found = self._class_method(ref, "__call__")
+        if found is None:
+            return []
+        return self._consumed_args(call, dotted_name(obj) or "", list(found[0]), found[1])
 
     def _instance_method_consumer(self, call: cst.Call, func: cst.Attribute) -> list[tuple[cst.BaseExpression, str, str]]:
         """``obj.method(key, ...)`` where ``obj`` holds an instance of a project class whose

@@ -756,6 +756,15 @@ class Indexer:
                 key_param_consumed(unit, name.value, "rngs=")
         q = self.qualname(func)
         if q is None:
+            if not unit.is_module and type(func) is cst.Attribute:
+                # `self.dropout(x, key=key)` of a field holding `eqx.nn.Dropout(rate)`: its mask
+                # is drawn from `key` (unless `inference=True`)
+                layer = keyflow.drawing_layer_call(call, unit, self.qualname)
+                if layer is not None:
+                    key = keyword_arg(call, "key")
+                    if key is not None and isinstance(key.value, cst.Name):
+                        key_param_consumed(unit, key.value.value, layer)
+                        unit.key_draws[id(call)] = (key.value.value, layer)
             return
         if apis.initializer_factory(q):
             self.index.makes_initializers = True
@@ -1929,6 +1938,13 @@ class Indexer:
             skip = 0
             if isinstance(call.func, cst.Name):
                 callee = unit.lookup_def(call.func.value)
+                if callee is None and call.func.value not in unit.assigned and unit.param(call.func.value) is None:
+                    # `Conv(n, key=key)` of a class of this file: its own `__init__` gets the key
+                    found = [c for c in self.index.classes if c.name == call.func.value]
+                    init = found[0].methods.get("__init__") if len(found) == 1 \
+                        and any(st is found[0].node for st in self.index.module.body) else None
+                    if init is not None and bound_receiver(init) and init.params and init.params[0].name == "self":
+                        callee, skip = init, 1
             elif isinstance(call.func, cst.Attribute) and unit.cls is not None and type(call.func.value) is cst.Name \
                     and call.func.value.value == "self":
                 # `self.rollout(params, rng)`: a method of this class bound to `self`
@@ -2522,6 +2538,8 @@ class Indexer:
             if unit.lookup_def(head) is not None or head in unit.assigned or unit.param(head) is not None:
                 continue  # a local function or value of that name
             found = consumers.get(name)
+            if found is None:
+                found = consumers.get(f"{name}.__init__")  # `Conv(n, key=key)`: the class's own `__init__`
             if not isinstance(found, dict) or not found.get("consumes"):
                 continue
             params = found["params"]

@@ -1248,3 +1248,43 @@ def linen_class_draws(cls: ClassInfo, qualname: Callable[[cst.CSTNode], Optional
             if sub is not None and sub.linen and linen_class_draws(sub, qualname, local_class, depth - 1):
                 return True
     return False
+
+
+# equinox layers that draw from the `key=` of their call (not of their construction):
+# `eqx.nn.Dropout(p)(x, key=key)` draws its mask from `key` unless `inference=True`
+# (equinox 0.13: the same key gives the same mask, under `jax.vmap` with the key
+# unmapped too)
+_CALL_DRAWING_LAYERS = {"equinox.nn.Dropout": "eqx.nn.Dropout"}
+
+
+def drawing_layer_call(call: cst.Call, unit: Unit, qualname) -> Optional[str]:
+    """``self.dropout(x, key=key)`` in a method of a class whose field ``dropout`` holds
+    an ``eqx.nn.Dropout``: annotated so in the class body (``dropout: eqx.nn.Dropout``) or
+    set once in ``__init__`` (``self.dropout = eqx.nn.Dropout(rate)``), and not called
+    with ``inference=True``: how messages name the layer; None otherwise."""
+    func = call.func
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != "self" \
+            or unit.cls is None or not unit.params or unit.params[0].name != "self":
+        return None
+    if not any(a.keyword is not None and a.keyword.value == "key" for a in call.args):
+        return None  # (first: the class body is read only for a call given `key=`)
+    inference = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "inference"), None)
+    if type(inference) is cst.Name and inference.value == "True":
+        return None
+    attr = func.attr.value
+    found: list[str] = []
+    for st in unit.cls.node.body.body:
+        if type(st) is cst.SimpleStatementLine:
+            for small in st.body:
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.target.value == attr:
+                    found.append(qualname(small.annotation.annotation) or "")
+    init = unit.cls.methods.get("__init__")
+    if init is not None and isinstance(init.node, cst.FunctionDef):
+        for n in descendants(init.node.body):
+            if type(n) is cst.Assign and any(
+                    type(t.target) is cst.Attribute and type(t.target.value) is cst.Name
+                    and t.target.value.value == "self" and t.target.attr.value == attr for t in n.targets):
+                found.append(qualname(n.value.func) or "" if type(n.value) is cst.Call else "")
+    if not found or any(f not in _CALL_DRAWING_LAYERS for f in found) or len(set(found)) != 1:
+        return None
+    return _CALL_DRAWING_LAYERS[found[0]]

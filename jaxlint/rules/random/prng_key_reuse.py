@@ -187,7 +187,14 @@ class PrngKeyReuse(Rule):
         "* an equinox layer given `key=` (`eqx.nn.Linear(4, 4, key=key)`, `nn.MLP(..., key=key)`) "
         "draws its initial weights from it like a sampler: two layers built with one key get "
         "the same weights (checked with JAX), also through a helper that builds one, in a loop "
-        "or a comprehension;\n"
+        "or a comprehension; so does building an object of a project class whose `__init__` "
+        "draws from (or splits) its key parameter (`Conv(n, key=key)` twice: a helper that "
+        "splits the key it is given, called twice with the same arguments, makes the same keys "
+        "twice), and calling one whose `__call__` does (`self.ff_block(x, key=key)` of "
+        "`self.ff_block = Block(...)` in `__init__`, a parameter annotated `Block`, also mapped: "
+        "`jax.vmap(self.ff_block, in_axes=(0, None))(x, key)`; a class whose `__init__` hands "
+        "its key to such a constructor builds from it too), `eqx.nn.Dropout`'s call "
+        "(`self.dropout(x, key=key)`, not with `inference=True`) included;\n"
         "* numpyro's draws from the key they are given: `numpyro.sample(name, d, rng_key=key)` "
         "(unless the site is observed: `obs=` given a value that is not None on every path; a "
         "parameter defaulting to None counts as None), `handlers.seed(model, key)`, "
@@ -3251,9 +3258,12 @@ class PrngKeyReuse(Rule):
                           if self._draw_how.get(id(n)) not in (None, *self._split_helpers)), None)
             prev = later or prev
         splitting = ("split", *self._split_helpers, *self._library_hows)
-        if (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting):
+        repeated = how == prev[1] and how in self._split_helpers and self._same_call(prev[0], node)
+        if not repeated and (
+                (prev[1] in self._split_helpers and how in splitting) or (how in self._split_helpers and prev[1] in splitting)):
             return  # split here (or by a library constructor) and in a helper that splits: keys handed
-            # down on both sides, not a draw repeated
+            # down on both sides, not a draw repeated (one splitting helper called twice with the
+            # same arguments, `Conv(n, key=key)` twice, repeats every draw it makes: reported)
         if (id(node) in self._transformed and prev[1].endswith("()")) or (
                 id(prev[0]) in self._transformed and how.endswith("()")):
             return  # `unroll(key)` then `jax.jit(unroll_scan)(key)`: two computations compared
@@ -3557,7 +3567,15 @@ class PrngKeyReuse(Rule):
             name_was = f"`{name}` is the same key as `{before_name}`, which"
         else:
             name_was = f"`{name}`"
-        if prev_how in self._keyless_split_helpers:
+        if prev_how == how and how in self._split_helpers and self._same_call(prev_node, node):
+            # `Conv(n, key=key)` twice: the helper splits the key the same way both times
+            msg = (
+                f"{name_was} was already consumed by `{prev_how}` on line {{related_line}}, which splits it "
+                f"and draws from the keys it makes: this call makes the same keys, so it draws the same "
+                f"random numbers. Split it first, e.g. `k1, k2 = jax.random.split({name})`, and give each "
+                f"call its own key"
+            )
+        elif prev_how in self._keyless_split_helpers:
             # `img = random_crop(k, img)`: the helper splits `k` inside and keeps the keys
             msg = (
                 f"{name_was} was already split inside `{prev_how}` on line {{related_line}}, which "
