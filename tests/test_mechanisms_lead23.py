@@ -79,3 +79,68 @@ def test_two_module_classes_one_method_still_traced_otherwise(tmp_path, monkeypa
         ("JAX201", "traced_eqx.py", 15, 12, gmm),
         ("JAX201", "traced_eqx.py", 56, 12, bmm),
     ]
+
+
+# 2. A method called on an object the trace builds in the call itself (``Model().apply(t)``)
+#    stores on that object only: its attributes live and die with the trace, as for
+#    ``g = Game(x); g.step(y)`` (model/calls.py ``_built_here``).  jax 0.10.2 on CPU: both
+#    VALID programs run and return fresh draws; with a module-level ``m = Model()`` and
+#    ``run3`` below, ``m.v`` is a leaked tracer after the call (``JitTracer(key<fry>[])``).
+HOLDERS = (
+    "import jax\n"
+    "\n"
+    "\n"
+    "class Model:\n"
+    "    def __init__(self):\n"
+    "        self.v = jax.random.key(0)\n"
+    "\n"
+    "    def apply(self, t):\n"
+    "        self.v, k = jax.random.split(self.v)\n"
+    "        return jax.random.normal(k, (2,)) * t\n"
+    "\n"
+    "\n"
+    "class Model2:\n"
+    "    def __init__(self):\n"
+    "        self.v = jax.random.key(0)\n"
+    "\n"
+    "    def apply(self, t):\n"
+    "        self.v = jax.random.split(self.v)[0]\n"
+    "        return jax.random.normal(self.v, (2,)) * t\n"
+)
+RUNS = (
+    "\n"
+    "\n"
+    "@jax.jit\n"
+    "def run(t):\n"
+    "    return Model().apply(t)\n"
+    "\n"
+    "\n"
+    "@jax.jit\n"
+    "def run2(t):\n"
+    "    return holders.Model2().apply(t)\n"
+)
+
+
+def test_method_of_an_object_built_in_the_call_stores_on_the_trace_own(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {
+        "holders.py": HOLDERS,
+        "main.py": "import jax\n\nimport holders\nfrom holders import Model\n" + RUNS
+        + "\n\nprint(run(1.0), run2(1.0))\n",
+    }, select="JAX403")
+    assert found == []
+
+
+def test_method_of_a_held_object_still_reported(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {
+        "holders.py": HOLDERS,
+        "main.py": "import jax\n\nimport holders\nfrom holders import Model\n" + RUNS
+        + "\n\nm = Model()\nm2 = holders.Model2()\n\n\n@jax.jit\ndef run3(t):\n    return m.apply(t) + m2.apply(t)\n"
+        "\n\nprint(run(1.0), run2(1.0), run3(1.0))\n",
+    }, select="JAX403")
+    assert found == [
+        ("JAX403", "holders.py", 9, 9, "`self.v` is assigned inside traced method `apply`: it stores a tracer in "
+         "the object (UnexpectedTracerError when read later), and compiled calls never repeat it. Pass the "
+         "state in as an argument and return the new state"),
+        ("JAX403", "holders.py", 18, 9, "`self.v` is assigned inside traced method `apply`: the update runs once, "
+         "at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state"),
+    ]

@@ -256,7 +256,9 @@ _SINGLE = '''
 
 def test_static_argument_too_many_names_the_extra_argument(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"utils.py": _UTILS, "dist.py": _DIST}, "JAX207") == [
-        ("JAX207", "dist.py", 11, 30, 'A tracer is passed to `create_empty_env` in a static position (parameter `static_env_params`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, `create_empty_env` takes 1 positional argument but the call passes 2 (TypeError once the static ones hash): pass only the arguments its signature names')]
+        ("JAX207", "dist.py", 11, 30, 'A tracer is passed to `create_empty_env` in a static position (parameter `static_env_params`; static_argnums=0): static arguments must be hashable, so the call raises ValueError: Non-hashable static arguments are not supported. Instead, `create_empty_env` takes 1 positional argument but the call passes 2 (TypeError once the static ones hash): pass only the arguments its signature names'),
+        # the declaration too, told by dist.py's call (statC: a tracer from another module)
+        ("JAX207", "utils.py", 8, 2, '`create_empty_env` declares `static_env_params` static (static_argnums=0), but other modules pass a tracer for `static_env_params` (a call in dist.py): static arguments must be hashable, so those calls raise ValueError: Non-hashable static arguments are not supported. Instead, leave it out of the static arguments (traced), or pass a hashable value (tuple, int, str)')]
 
 
 def test_static_argument_call_that_fits_is_silent(tmp_path, monkeypatch):

@@ -43,6 +43,10 @@ def _msg(written: str, use: str, op: str = "=") -> str:
     return f"JAX arrays are immutable: `{written} {op} ...` raises TypeError. Use `{use}`"
 
 
+# `for v in d.values(): v[0] = ...`: the advice writes back into the dict (updC)
+VALUES_LOOP = " (rebinding the loop variable `v` would leave `{}` unchanged)"
+
+
 # ---------------------------------------------------------------- 1. every value an array
 ANY_KEY = """\
 import jax
@@ -123,7 +127,7 @@ def test_any_key_of_a_dict_of_arrays(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"prog.py": ANY_KEY}) == [
         ("JAX101", "prog.py", 7, 5, _msg("grads[name][idx]", "grads[name] = grads[name].at[idx].add(...)", "+=")),
         ("JAX101", "prog.py", 14, 9, _msg("params[k][0]", "params[k] = params[k].at[0].set(...)")),
-        ("JAX101", "prog.py", 22, 9, _msg("v[0]", "v = v.at[0].set(...)")),
+        ("JAX101", "prog.py", 22, 9, _msg("v[0]", "for k in grads: grads[k] = grads[k].at[0].set(...)") + VALUES_LOOP.format("grads")),
     ]
 
 
@@ -188,7 +192,7 @@ zero_first(dict(w=jnp.ones(3), b=jnp.ones(2)))
 def test_any_key_through_helpers_and_calls(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"helpers.py": HELPERS, "main.py": USES_HELPERS}) == [
         ("JAX101", "main.py", 11, 9, _msg("params[name][0]", "params[name] = params[name].at[0].set(...)")),
-        ("JAX101", "main.py", 18, 9, _msg("v[0]", "v = v.at[0].set(...)")),
+        ("JAX101", "main.py", 18, 9, _msg("v[0]", "for k in p: p[k] = p[k].at[0].set(...)") + VALUES_LOOP.format("p")),
         ("JAX101", "main.py", 30, 9, _msg("tree[k][0]", "tree[k] = tree[k].at[0].set(...)")),
     ]
 
@@ -379,7 +383,7 @@ def init(shapes, key):
 def test_dict_comprehension_of_arrays(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"prog.py": COMPREHENSIONS}) == [
         ("JAX101", "prog.py", 9, 9, _msg("params[k][0]", "params[k] = params[k].at[0].set(...)")),
-        ("JAX101", "prog.py", 13, 9, _msg("v[0]", "v = v.at[0].set(...)")),
+        ("JAX101", "prog.py", 13, 9, _msg("v[0]", "for k in drawn: drawn[k] = drawn[k].at[0].set(...)") + VALUES_LOOP.format("drawn")),
     ]
 
 

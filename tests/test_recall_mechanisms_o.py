@@ -118,6 +118,8 @@ def test_transform_targets_that_are_not_plain_defs(tmp_path, monkeypatch):
         ("JAX207", "main.py", 9, 22,
          _static_msg("scale_jit", "n", "1", " (`weights` is bound to `jnp.ones(3)` on line 8)")),
         ("JAX207", "main.py", 21, 17, _static_msg("f", "ord", "1")),
+        # the module-level jit's declaration too, told by main.py's call (statC)
+        ("JAX207", "pkg/ops.py", 5, 13, '`scale_jit` declares `n` static (static_argnums=1), but other modules pass a JAX array for `n` (a call in main.py): static arguments must be hashable, so those calls raise ValueError: Non-hashable static arguments are not supported. Instead, leave it out of the static arguments (traced), or pass a hashable value (tuple, int, str)'),
     ]
 
 

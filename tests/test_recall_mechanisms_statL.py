@@ -750,7 +750,9 @@ def test_display_unpacked_from_helper_tuple_is_unhashable(tmp_path, monkeypatch)
         ({"m.py": SAME_FILE}, [("JAX207", "m.py", 20, 40, _UNHASHABLE.format(
             what="dict", name="params", fn="init", jit="ask", decl=decl2, advice=_PASS_TRACED))]),
         ({"strategy.py": STRATEGY, "main.py": STRATEGY_MAIN}, [("JAX207", "main.py", 7, 48, _UNHASHABLE.format(
-            what="dict", name="params", fn="init", jit="ask", decl=decl2, advice=_PASS_TRACED))]),
+            what="dict", name="params", fn="init", jit="ask", decl=decl2, advice=_PASS_TRACED)),
+            # the module-level jit's declaration too, told by main.py's call (statC)
+            ("JAX207", "strategy.py", 16, 7, '`ask` declares `params` static (static_argnums=2), but other modules pass a list or dict for `params` (a call in main.py): static arguments must be hashable, so those calls raise ValueError: Non-hashable static arguments are not supported. Instead, leave it out of the static arguments (traced), or pass a hashable value (tuple, int, str)')]),
         ({"cfg.py": CONFIG_NO_JAX, "model.py": FORWARD}, [
             ("JAX207", "model.py", 18, 30, _UNHASHABLE.format(what="list", name="layers", fn="cfg.make_config",
                                                                jit="forward", decl=named, advice="pass a tuple")),

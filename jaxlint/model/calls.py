@@ -1183,8 +1183,11 @@ class CallEffects:
     def _built_here(self, receiver: cst.BaseExpression) -> bool:
         """Is ``receiver`` an object this traced function builds itself: a local name whose
         every binding here is a constructor call of a class of the project (``game =
-        Game(x)``), not a parameter, a global or a closure's?  Its attributes then live
-        and die with this trace."""
+        Game(x)``), not a parameter, a global or a closure's; or the constructor call itself
+        (``Model().apply(t)``)?  Its attributes then live and die with this trace."""
+        if type(receiver) is cst.Call:
+            written = dotted_name(receiver.func)
+            return written is not None and instances.constructed(self, written) is not None
         if type(receiver) is not cst.Name:
             return False
         name = receiver.value
