@@ -144,3 +144,50 @@ def test_method_of_a_held_object_still_reported(tmp_path, monkeypatch):
         ("JAX403", "holders.py", 18, 9, "`self.v` is assigned inside traced method `apply`: the update runs once, "
          "at trace time: compiled calls never repeat it. Pass the state in as an argument and return the new state"),
     ]
+
+
+# 3. JAX506: a donated variable passed again in the same call, as itself or through a name
+#    bound to it (recall batch 18's 1800 `f(x, x)` and 1802 `batch = x; x = update(x, batch)`
+#    with `update` a decorated jit of another module).  jax 0.10.2 on CPU: JaxRuntimeError
+#    INVALID_ARGUMENT "Attempt to use a buffer that was previously donated in the same call";
+#    the VALID twin (a copy, the alias rebound first, a jit without donation) runs.
+TRAINER = (
+    "from functools import partial\n"
+    "\n"
+    "import jax\n"
+    "\n"
+    "\n"
+    "@partial(jax.jit, donate_argnums=(0,))\n"
+    "def update(x, batch):\n"
+    "    return x + batch\n"
+)
+LOOP = (
+    "import jax.numpy as jnp\n"
+    "\n"
+    "from trainer.step import update\n"
+    "\n"
+    "\n"
+    "def main(n):\n"
+    "    x = jnp.zeros((1024,), dtype=jnp.float32)\n"
+    "    for _ in range(n):\n"
+    "        batch = x\n"
+    "        x = update(x, batch)\n"
+    "    return update(x, x)\n"
+)
+
+
+def test_donated_buffer_passed_again_in_the_same_call(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {
+        "trainer/__init__.py": "from trainer.step import update\n",
+        "trainer/step.py": TRAINER,
+        "main.py": LOOP,
+        "valid.py": LOOP.replace("batch = x\n", "batch = x.copy()\n").replace(
+            "return update(x, x)", "return update(x, jnp.ones(1024))"),
+    }, select="JAX506")
+    msg = ("`x` is donated to this jitted call and passed again as another argument{}: one buffer donated and "
+           "used by the same call raises `JaxRuntimeError: INVALID_ARGUMENT` (the runtime refuses it). Pass a "
+           "copy (`{}.copy()`) or don't donate it")
+    assert found == [
+        ("JAX506", "main.py", 10, 23, msg.format(" (`batch` is bound to `x` on line 9)", "batch")),
+        ("JAX506", "main.py", 11, 22, msg.format("", "x")),
+    ]

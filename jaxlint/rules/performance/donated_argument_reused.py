@@ -26,13 +26,18 @@ class DonatedArgumentReused(Rule):
         "bound again. `params = update(params, grads)` (the usual pattern) rebinds the name "
         "and stays silent; reading `.shape`/`.dtype`/`.ndim`/`.size` or `.is_deleted()` is "
         "allowed, and so is deleting it again (`x.delete()`, `jax.tree.map(lambda h: h.delete(), "
-        "batch)`: a no-op on deleted buffers). A value known to be a NumPy array (which JAX copies, not donates) is skipped."
+        "batch)`: a no-op on deleted buffers). A value known to be a NumPy array (which JAX copies, not donates) is skipped. "
+        "Also flags a donated variable passed again in the same call, as itself (`f(x, x)`) or through a "
+        "name bound to it earlier on the same path (`batch = x; x = update(x, batch)`; not one bound in only one branch of an `if`)."
     )
     why_bad = (
         "Donation lets XLA reuse the input buffer for the output; the donated `jax.Array` is "
         "deleted by the call. The 2022 FAQ says donation only happens on GPU/TPU; on current "
         "JAX (0.10.2, 0.12) it happens on CPU too, with no warning, and any later use raises:\n\n"
-        "```\nRuntimeError: Array has been deleted with shape=float32[2,3].\n```"
+        "```\nRuntimeError: Array has been deleted with shape=float32[2,3].\n```\n\n"
+        "A buffer donated and passed again to the same call is refused (jax 0.10.2 on CPU): `JaxRuntimeError: "
+        "INVALID_ARGUMENT: Attempt to use a buffer that was previously donated in the same call to Execute()` "
+        "(or `Attempt to donate a buffer which is also used by the same call`, by argument order)."
     )
     use_instead = (
         "Rebind the donated name to the result (`y = add(x, y)`), don't donate arguments you "
@@ -40,6 +45,25 @@ class DonatedArgumentReused(Rule):
     )
     fix_safety = "No automatic fix."
     VALID = [
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            f = jax.jit(lambda x, y: x + y, donate_argnums=(0,))
+            g = jax.jit(lambda x, y: x + y)
+
+            def train(x, n):
+                out = g(x, x)
+                for _ in range(n):
+                    batch = out.copy()
+                    out = f(out, batch)
+                    batch = out
+                    out = jnp.zeros(3)
+                    out = f(out, batch)
+                return out
+            """
+        ),
         Valid(
             """
             import jax
@@ -149,6 +173,31 @@ class DonatedArgumentReused(Rule):
             """
             import jax
             import jax.numpy as jnp
+            from functools import partial
+
+            f = jax.jit(lambda x, y: x + y, donate_argnums=(0,))
+
+            @partial(jax.jit, donate_argnames=("state",))
+            def update(state, batch):
+                return state + batch
+
+            def train(x, n):
+                out = f(x, x)
+                for _ in range(n):
+                    batch = out
+                    out = update(state=out, batch=batch)
+                return out
+            """,
+            expected=[(12, 16), (15, 39)],
+            messages=[
+                "`x` is donated to this jitted call and passed again as another argument: one buffer donated and used by the same call raises `JaxRuntimeError: INVALID_ARGUMENT` (the runtime refuses it). Pass a copy (`x.copy()`) or don't donate it",
+                "`out` is donated to this jitted call and passed again as another argument (`batch` is bound to `out` on line 14): one buffer donated and used by the same call raises `JaxRuntimeError: INVALID_ARGUMENT` (the runtime refuses it). Pass a copy (`batch.copy()`) or don't donate it",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
 
             def add(x, y):
                 return x + y
@@ -215,6 +264,8 @@ class DonatedArgumentReused(Rule):
         super().__init__(ctx)
         self._unit: Optional[Unit] = None
         self._donated: dict[str, cst.Call] = {}
+        # `alias = name` assignments seen on this path: alias -> (name, if depth, statement)
+        self._aliases: dict[str, tuple] = {}
         self._branches: list[_Branches] = []
         self._elifs: set[int] = set()
 
@@ -222,6 +273,7 @@ class DonatedArgumentReused(Rule):
         if self._unit is not self.ctx.unit:
             self._unit = self.ctx.unit
             self._donated = {}
+            self._aliases = {}
             self._abstract = frozenset()
             self._branches = []
             self._elifs = set()
@@ -264,6 +316,10 @@ class DonatedArgumentReused(Rule):
             stale = self._branches.pop()
             self._record(stale.body + stale.orelse)
         b = self._branches.pop()
+        depth = len(self._branches)
+        for a, (_, d, _) in list(self._aliases.items()):
+            if d > depth:
+                del self._aliases[a]  # (made in one branch: not on every path after the `if`)
         self._elifs.discard(id(node.orelse))
         live: list = []
         if not b.in_else:
@@ -299,8 +355,25 @@ class DonatedArgumentReused(Rule):
 
     def leave_Assign(self, node: cst.Assign) -> None:
         self._unbind_targets(assignment_targets(node))
+        self._forget_aliases(assignment_targets(node))
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name and type(node.value) is cst.Name \
+                and node.targets[0].target.value != node.value.value:
+            # `batch = x`: one buffer under two names, until either is bound again
+            self._aliases[node.targets[0].target.value] = (node.value.value, len(self._branches), node)
 
-    leave_AugAssign = leave_AnnAssign = leave_Assign
+    def leave_AugAssign(self, node) -> None:
+        self._unbind_targets(assignment_targets(node))
+        self._forget_aliases(assignment_targets(node))
+
+    leave_AnnAssign = leave_AugAssign
+
+    def _forget_aliases(self, targets) -> None:
+        if not self._aliases:
+            return
+        names = {n.value for t in targets for n in bound_names(t)}
+        for a, (b, _, _) in list(self._aliases.items()):
+            if a in names or b in names:
+                del self._aliases[a]
 
     def visit_Del(self, node: cst.Del) -> None:
         self._sync()
@@ -367,12 +440,37 @@ class DonatedArgumentReused(Rule):
         info = ctx.jit_callee(node, exact=False)
         if info is None or not info.has_donated:
             return
-        for i, a in enumerate(positional_args(node)):
-            if info.donated_position(i):
-                self._mark(a.value, node)
-        for a in node.args:
-            if a.keyword is not None and info.donated_name(a.keyword.value):
-                self._mark(a.value, node)
+        donated = [a for i, a in enumerate(positional_args(node)) if info.donated_position(i)] + [
+            a for a in node.args if a.keyword is not None and info.donated_name(a.keyword.value)]
+        self._passed_twice(node, donated)
+        for a in donated:
+            self._mark(a.value, node)
+
+    def _passed_twice(self, call: cst.Call, donated: list) -> None:
+        """``f(x, x)`` / ``batch = x; update(x, batch)`` with ``x`` donated: one buffer is
+        donated and passed again in the same call, which JAX refuses (`INVALID_ARGUMENT:
+        Attempt to use a buffer that was previously donated in the same call`)."""
+        names = {a.value.value: a for a in donated if type(a.value) is cst.Name
+                 and self.ctx.value(a.value).kind not in (V.NPARRAY, V.STATIC, V.FUNCTION, V.MODULE)}
+        if not names:
+            return
+        for a in call.args:
+            if any(a is d for d in donated) or type(a.value) is not cst.Name or a.star:
+                continue
+            name = a.value.value
+            alias = self._aliases.get(name)
+            same = name if name in names else (alias[0] if alias is not None and alias[0] in names else None)
+            if same is None:
+                continue
+            how = "" if same == name else f" (`{name}` is bound to `{same}` on line {{related_line}})"
+            self.report(
+                a.value,
+                f"`{same}` is donated to this jitted call and passed again as another argument{how}: one "
+                f"buffer donated and used by the same call raises `JaxRuntimeError: INVALID_ARGUMENT` (the "
+                f"runtime refuses it). Pass a copy (`{name}.copy()`) or don't donate it",
+                related=alias[2] if same != name else None,
+            )
+            return
 
     def _mark(self, e: cst.BaseExpression, call: cst.Call) -> None:
         if not isinstance(e, cst.Name):
