@@ -35,7 +35,25 @@ def _nondiff(primal: Unit, qualname: Callable) -> Optional[int]:
     """How many leading arguments ``nondiff_argnums`` names on the primal's decorator
     (``@partial(jax.custom_vjp, nondiff_argnums=(0,))``); None: not a custom_vjp/jvp def
     or not literal."""
-    node = primal.node
+    found = _custom_decorator(primal, qualname)
+    if found is None:
+        return None
+    call = found[0]
+    a = keyword_arg(call, "nondiff_argnums") if call is not None else None
+    b = keyword_arg(call, "nondiff_argnames") if call is not None else None
+    if b is not None:
+        names = literal_strs(b.value)
+        return len(names) if names is not None and a is None else None
+    if a is None:
+        return 0
+    nums = literal_ints(a.value)
+    return len(nums) if nums is not None and sorted(nums) == list(range(len(nums))) else None
+
+
+def _custom_decorator(unit: Unit, qualname: Callable) -> Optional[tuple]:
+    """The first decorator of ``unit``'s def that is ``jax.custom_jvp``/``jax.custom_vjp``
+    (also through ``partial``): (its call or None, the qualname); None if there is none."""
+    node = unit.node
     if not isinstance(node, cst.FunctionDef):
         return None
     for d in node.decorators:
@@ -45,19 +63,8 @@ def _nondiff(primal: Unit, qualname: Callable) -> Optional[int]:
         if call is not None and q in apis.PARTIALS:
             pos = positional_args(call)
             q = qualname(pos[0].value) if pos else None
-        elif call is not None and q is not None and apis.canonical(q) not in _CUSTOM:
-            continue
-        if q is None or apis.canonical(q) not in _CUSTOM:
-            continue
-        a = keyword_arg(call, "nondiff_argnums") if call is not None else None
-        b = keyword_arg(call, "nondiff_argnames") if call is not None else None
-        if b is not None:
-            names = literal_strs(b.value)
-            return len(names) if names is not None and a is None else None
-        if a is None:
-            return 0
-        nums = literal_ints(a.value)
-        return len(nums) if nums is not None and sorted(nums) == list(range(len(nums))) else None
+        if q is not None and apis.canonical(q) in _CUSTOM:
+            return call, q
     return None
 
 
@@ -66,19 +73,7 @@ def is_custom_def(unit: Unit, qualname: Callable) -> bool:
     ``partial``)?  Differentiated outside jit, its body runs on the primal values, which
     are concrete (JAX hands the tracers to its rules): checked on jax 0.10.2, ``np.exp``
     in the body of either under ``jax.grad`` runs."""
-    node = unit.node
-    if not isinstance(node, cst.FunctionDef):
-        return False
-    for d in node.decorators:
-        dec = d.decorator
-        call = dec if isinstance(dec, cst.Call) else None
-        q = qualname(call.func if call is not None else dec)
-        if call is not None and q in apis.PARTIALS:
-            pos = positional_args(call)
-            q = qualname(pos[0].value) if pos else None
-        if q is not None and apis.canonical(q) in _CUSTOM:
-            return True
-    return False
+    return _custom_decorator(unit, qualname) is not None
 
 
 def find(calls: list, units: list, resolve: Callable, qualname: Callable) -> dict[int, Rule]:

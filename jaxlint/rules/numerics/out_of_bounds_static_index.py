@@ -678,18 +678,8 @@ class StaticOutOfBoundsIndex(Rule):
         return v.shape
 
     def _check(self, sub: cst.Subscript, shape, what: str) -> None:
-        dim = 0
-        for el in sub.slice:
-            if dim >= len(shape):
-                return
-            s = el.slice
-            if isinstance(s, cst.Slice):
-                dim += 1
-                continue
-            if not isinstance(s, cst.Index):
-                return
+        for dim, s, size in _indexed_dims(sub, shape):
             i = self.ctx.constant_int(s.value)
-            size = shape[dim]
             if i is None:
                 arr = sub.value.value if isinstance(sub.value, cst.Attribute) and sub.value.attr.value == "at" else sub.value
                 known = self._index_range(s.value, arr)
@@ -704,23 +694,12 @@ class StaticOutOfBoundsIndex(Rule):
             elif i >= size or i < -size:
                 self._report_index(s.value, i, dim, size, what)
                 return
-            dim += 1
 
     def _check_wrapped(self, sub: cst.Subscript, shape, op: str, mode: str) -> None:
         """`x.at[-1].add(v, mode="drop")`: a negative index the update means to drop (an
         off-grid sentinel) is in bounds for JAX, which wraps it (only indices below
         `-size` or from `size` on are dropped): the update lands on the last elements."""
-        dim = 0
-        for el in sub.slice:
-            if dim >= len(shape):
-                return
-            s = el.slice
-            if isinstance(s, cst.Slice):
-                dim += 1
-                continue
-            if not isinstance(s, cst.Index):
-                return
-            size = shape[dim]
+        for dim, s, size in _indexed_dims(sub, shape):
             i = self.ctx.constant_int(s.value)
             held = f"index {i}"
             if i is None:
@@ -738,7 +717,6 @@ class StaticOutOfBoundsIndex(Rule):
                     f"as the sentinel to drop, or pass `wrap_negative_indices=False`",
                 )
                 return
-            dim += 1
 
     def _index_range(self, node: cst.CSTNode, arr: Optional[cst.CSTNode] = None):
         """(smallest, largest) value of an integer index array built from literals
@@ -1013,3 +991,20 @@ class StaticOutOfBoundsIndex(Rule):
                 self._report_range(node, idx, known, axis, size, what)  # the gather, at the call
         elif i >= size or i < -size:
             self._report_index(idx, i, axis, size, what)
+
+
+def _indexed_dims(sub: cst.Subscript, shape):
+    """(axis, index, size) for each integer index of ``sub`` (``x[i, :, j]``) on the axes
+    ``shape`` knows, a slice counting its axis; stops at the first other element."""
+    dim = 0
+    for el in sub.slice:
+        if dim >= len(shape):
+            return
+        s = el.slice
+        if isinstance(s, cst.Slice):
+            dim += 1
+            continue
+        if not isinstance(s, cst.Index):
+            return
+        yield dim, s, shape[dim]
+        dim += 1
