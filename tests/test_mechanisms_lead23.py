@@ -191,3 +191,52 @@ def test_donated_buffer_passed_again_in_the_same_call(tmp_path, monkeypatch):
         ("JAX506", "main.py", 10, 23, msg.format(" (`batch` is bound to `x` on line 9)", "batch")),
         ("JAX506", "main.py", 11, 22, msg.format("", "x")),
     ]
+
+
+# 4. JAX405: the target of `self.n_updates += 1` in a jitted method is read only to be stored
+#    back (JAX403 reports the store, at the same place): not a stale read.  A read of the
+#    attribute that feeds the result (`return x + self.n`) is still one, reported there.
+#    jax 0.10.2 on CPU: `Counter().step(1.)` returns 2. on every call (n read at trace time).
+AUG = (
+    "import jax\n"
+    "from functools import partial\n"
+    "\n"
+    "\n"
+    "class Runner:\n"
+    "    def __init__(self):\n"
+    "        self.n_updates = 0\n"
+    "        self.scale = 1.0\n"
+    "\n"
+    "    def reset(self):\n"
+    "        self.n_updates = 0\n"
+    "        self.scale = 2.0\n"
+    "\n"
+    "    @partial(jax.jit, static_argnums=0)\n"
+    "    def run(self, x):\n"
+    "        self.n_updates += 1\n"
+    "        return x * self.scale\n"
+    "\n"
+    "\n"
+    "class Counter:\n"
+    "    def __init__(self):\n"
+    "        self.n = 0\n"
+    "\n"
+    "    def reset(self):\n"
+    "        self.n = 0\n"
+    "\n"
+    "    @partial(jax.jit, static_argnums=0)\n"
+    "    def step(self, x):\n"
+    "        self.n += 1\n"
+    "        return x + self.n\n"
+)
+
+
+def test_augmented_store_is_not_a_stale_read(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"runner.py": AUG}, select="JAX405")
+    stale = ("`{0}` is read in `{1}`, which is jitted with `self` a Python object, and `reset` sets it "
+             "(line {2}): the compiled function keeps the value read at its first trace, so later calls "
+             "ignore the change. Pass it as an argument (or make the object a pytree)")
+    assert found == [
+        ("JAX405", "runner.py", 17, 20, stale.format("self.scale", "run", 12)),
+        ("JAX405", "runner.py", 30, 20, stale.format("self.n", "step", 25)),
+    ]

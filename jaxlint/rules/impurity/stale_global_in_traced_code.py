@@ -1219,6 +1219,9 @@ class StaleGlobalRead(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._skip: set[int] = set()
+        # `self.n += 1`: its target's implicit read only feeds the store (JAX403 reports the
+        # store, at the same place); a read that feeds the result is another node
+        self._aug_targets: set[int] = set()
         self._calls: set[int] = set()
         self._seqs: dict[int, Sequence] = {}
         self._reported: set[tuple[int, str]] = set()
@@ -1276,8 +1279,14 @@ class StaleGlobalRead(Rule):
             return set(), at  # `jax.jit(lambda: ...)()`: applied once, where it is written
         return {name for name, value in bindings(stmt) if value is not None}, at
 
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Attribute):
+            self._aug_targets.add(id(node.target))
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._skip.add(id(node.attr))
+        if id(node) in self._aug_targets:
+            return
         if self.ctx.in_traced and not self._printed_here_read_there(node):
             self._attribute(node)
 
