@@ -362,12 +362,23 @@ class Walker:
             # the method's name, an attribute too, but its `def` is a call seen
             # (each class of the file may define it, `GMM.plot` and `BMM.plot`: every `def`
             # is no use, and `model.plot(5, 4)` counts as a call of each, model/calls.py)
-            defs = sum(1 for u in self.index.units if u.name == unit.name and type(u.node) is cst.FunctionDef)
+            defs = self._def_counts().get(unit.name, 0)
             return kinds.attribute_uses(self.text, unit.name) - self._import_receiver_uses(unit.name) \
                 == defs + unit.direct_calls
         name = unit.cls.name
         return kinds.uses_of(self.text, name)[0] - kinds.exported_mentions(self.text, name) \
             == 1 + unit.direct_calls and not _instance_handed(unit.cls.node)
+
+    def _def_counts(self) -> dict[str, int]:
+        """How many ``def``s of the file bear each name (counted once per file)."""
+        memo = self.__dict__.get("_def_counts_memo")
+        if memo is None or memo[0] is not self.index:
+            counts: dict[str, int] = {}
+            for u in self.index.units:
+                if type(u.node) is cst.FunctionDef:
+                    counts[u.name] = counts.get(u.name, 0) + 1
+            memo = self.__dict__["_def_counts_memo"] = (self.index, counts)
+        return memo[1]
 
     def _import_receiver_uses(self, attr: str) -> int:
         """How many times ``attr`` is written as an attribute of a name that only an import
