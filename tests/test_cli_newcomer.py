@@ -668,7 +668,7 @@ def test_setup_leaves_jaxlint_reachable_and_says_what_tests_cost() -> None:
     readme = (ROOT / "README.md").read_text()
     setup = readme.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
     assert ". .venv/bin/activate   # puts `jaxlint` on your PATH" in setup
-    assert "`make test` takes 5 to 10 minutes on two cores" in setup and "make test-fast" in setup
+    assert "`make test` takes about 15 minutes on two cores" in setup and "make test-fast" in setup
     demo = subprocess.run(["make", "--no-print-directory", "-n", "demo"], cwd=ROOT, capture_output=True, text=True).stdout
     assert "run \\`. .venv/bin/activate\\` to put \\`jaxlint\\` on your PATH" in demo
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
