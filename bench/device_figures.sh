@@ -3,7 +3,7 @@
 # "Measured on GPU"): environment, `jaxlint bench` on the perf fixture, observe's overhead,
 # then confirm and observe scored on the recall set and the runtime programs, side by side.
 #
-#   bash bench/device_figures.sh OUTDIR [STEP ...]     STEP: env bench overhead scores
+#   bash bench/device_figures.sh OUTDIR [STEP ...]     STEP: env bench overhead scores labels
 #
 # Uses `python3` (or $PY) with JAX installed for the accelerator.  When `jaxlint` is not
 # importable there, the wheels in .whl/ (libcst, ...) go to a temporary folder, which
@@ -65,6 +65,10 @@ for step in $STEPS; do
       timeout -k 5 "$T" "$PY" bench/observe_score.py --jaxlint "$JAXLINT" -j "$JOBS" -v --json "$OUTDIR/observe.json" ${CASES:-} > "$OUTDIR/observe.txt" 2>&1 &
       timeout -k 5 "$T" "$PY" bench/runtime_programs.py --mode one -j 4 > "$OUTDIR/programs.txt" 2>&1 &
       wait ;;
+    labels)
+      # every label of the recall set re-checked with this machine's JAX (check.py runs each
+      # case on the CPU unless JAX_PLATFORMS is set): does the set still hold on newer JAX?
+      timeout -k 5 "$T" "$PY" bench/recall/check.py -j "$JOBS" --timeout 60 ${CASES:-} > "$OUTDIR/labels.txt" 2>&1 ;;
     *) echo "unknown step: $step" >&2 ;;
   esac
   echo "$step: $(( $(date +%s) - start )) s" | tee -a "$OUTDIR/steps.txt"

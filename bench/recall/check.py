@@ -84,13 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180)
     args = ap.parse_args(argv)
     cases = load_cases(args.cases)
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda c: run_case(c, args.timeout), cases))
     bad = 0
-    for case, (status, detail) in zip(cases, results):
-        if status != "ok":
-            bad += 1
-        print(f"{status:7} {case.name:45} {case.status:7} {detail}")
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # printed as each case (in order) is done, so a run cut short keeps what it saw
+        for case, (status, detail) in zip(cases, pool.map(lambda c: run_case(c, args.timeout), cases)):
+            if status != "ok":
+                bad += 1
+            print(f"{status:7} {case.name:45} {case.status:7} {detail}", flush=True)
     print(f"\n{len(cases) - bad}/{len(cases)} cases show their label"
           + (f"; {bad} FAILED" if bad else ""))
     return 1 if bad else 0
