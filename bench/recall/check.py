@@ -39,7 +39,8 @@ def run_case(case: Case, timeout: float) -> tuple[str, str]:
         return "MISSING", f"needs {', '.join(missing)} (pip install them into this Python)"
     env = dict(os.environ)
     env.setdefault("JAX_PLATFORMS", "cpu")
-    env["PYTHONPATH"] = str(case.path)
+    # the case folder first, then what the caller had (packages installed with --target)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(case.path), env.get("PYTHONPATH", "")) if p)
     env["PYTHONWARNINGS"] = "default"
     env.update(case.env)
     try:
