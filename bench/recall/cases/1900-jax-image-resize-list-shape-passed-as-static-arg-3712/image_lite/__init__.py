@@ -1,0 +1,3 @@
+from image_lite.scale import ResizeMethod, resize
+
+__all__ = ["ResizeMethod", "resize"]

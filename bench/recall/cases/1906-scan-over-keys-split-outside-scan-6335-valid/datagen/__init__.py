@@ -1,0 +1,3 @@
+from datagen.generator import DataGenerator
+
+__all__ = ["DataGenerator"]

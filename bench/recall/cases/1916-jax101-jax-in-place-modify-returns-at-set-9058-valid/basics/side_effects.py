@@ -1,0 +1,2 @@
+def jax_in_place_modify(x):
+  return x.at[0].set(123)

@@ -1,0 +1,4 @@
+from staticval.ops import add
+from staticval.value import StaticValue
+
+__all__ = ["StaticValue", "add"]
