@@ -1,0 +1,1 @@
+from minmax_demo.opt import make_momentum

@@ -1,0 +1,1 @@
+from tx_lite.models.tiny import TinyLM

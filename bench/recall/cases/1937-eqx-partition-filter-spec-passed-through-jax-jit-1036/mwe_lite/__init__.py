@@ -1,0 +1,1 @@
+from mwe_lite.split import partition

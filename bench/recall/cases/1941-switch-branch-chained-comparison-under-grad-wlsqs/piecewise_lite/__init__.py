@@ -1,0 +1,1 @@
+from piecewise_lite.branches import func

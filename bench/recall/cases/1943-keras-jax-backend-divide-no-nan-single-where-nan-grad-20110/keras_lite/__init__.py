@@ -1,0 +1,1 @@
+from keras_lite import ops

@@ -1,0 +1,1 @@
+from odesolve_lite.fixed import jaxfixedsolve

@@ -1,0 +1,1 @@
+from clipping.ops import clip_v1, clip_v2
