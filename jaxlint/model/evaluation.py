@@ -765,6 +765,12 @@ class Evaluator:
                 if name in ("abs", "max", "min", "sum", "round", "pow", "divmod"):
                     if any_traced:
                         return Value(kind=V.ARRAY, traced=True, deps=deps)
+                    if name in ("max", "min", "sum") and arg_vals and arg_vals[0].kind in (V.LIST, V.ITERATOR) \
+                            and arg_vals[0].item is not None and arg_vals[0].item.traced \
+                            and arg_vals[0].item.kind == V.ARRAY and arg_vals[0].pytype != "dict":
+                        # `sum(jnp.add(1, 1) for _ in range(n))` in traced code: Python adds the
+                        # tracers, and the total is one
+                        return Value(kind=V.ARRAY, traced=True, deps=deps | arg_vals[0].item.deps)
                     if all(v.kind == V.STATIC for v in arg_vals):
                         return V.STATIC_VALUE
                 return V.UNKNOWN_VALUE
