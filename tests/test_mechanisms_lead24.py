@@ -1,5 +1,11 @@
 """Mechanisms the lead added in the round of batch 19 (2026-11-28).
 
+Functions listed for a loop that transforms each (``for clip in (clip_v1, clip_v2):
+jax.jit(clip)(x)``; ``fns = [a, b]`` then ``for fn in fns: jax.vmap(fn)(...)``): each
+listed function is traced (case 1954's class).  Checked with jax 0.10.2: ``clip_first`` and
+``relu_first`` raise TracerBoolConversionError; ``clip_rank`` and ``scale`` (shape tests)
+run, and so does the loop whose variable is rebound (``fn = jax.named_call(fn)``), eager.
+
 Python's reducing builtins over traced elements: ``sum(jnp.add(1, 1) for _ in range(n))``
 in a jitted function is a tracer (every `jax.numpy` result is one there, constants
 included), so ``assert result > 0`` raises TracerBoolConversionError; so does
@@ -59,4 +65,21 @@ def test_reducing_builtins_over_traced_elements(tmp_path, monkeypatch):
          "Python `if` on a traced value: it depends on the traced argument `xs` of `smallest` (wrapped by jax.vmap); "
          "this raises "
          "TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+    ]
+
+
+LOOP_MAIN = 'import jax\nimport jax.numpy as jnp\n\nfrom ops.clip import clip_first, clip_rank\n\n\ndef relu_first(x):\n    if x[0] > 0:\n        return x\n    return -x\n\n\ndef scale(x):\n    if x.shape[0] > 2:\n        return x * 2\n    return x\n\n\ndef run(x):\n    fns = [relu_first, scale]\n    for fn in fns:\n        print(jax.vmap(fn)(jnp.stack([x, x])))\n\n\ndef wrapped(x):\n    for fn in (relu_first, scale):\n        fn = jax.named_call(fn)\n        print(fn(x))\n\n\nif __name__ == "__main__":\n    x = jnp.array([-1.0, 2.0, 3.0])\n    for clip in (clip_first, clip_rank):\n        try:\n            print(jax.jit(clip)(x))\n        except jax.errors.TracerBoolConversionError as e:\n            print(clip.__name__, "TracerBoolConversionError")\n    try:\n        run(x)\n    except jax.errors.TracerBoolConversionError:\n        print("run TracerBoolConversionError")\n    wrapped(x)\n'
+LOOP_CLIP = 'def clip_first(x):\n    if x[0] < 0:\n        return x.at[0].set(0)\n    return x\n\n\ndef clip_rank(x):\n    if x.ndim > 1:\n        return x.reshape(-1)\n    return x\n'
+
+
+def test_functions_listed_for_a_transforming_loop(tmp_path, monkeypatch):
+    files = {"main.py": LOOP_MAIN, "ops/__init__.py": "", "ops/clip.py": LOOP_CLIP}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == [
+        ("JAX201", "main.py", 8, 8,
+         "Python `if` on a traced value: it depends on the traced argument `x` of `relu_first` (wrapped by jax.vmap); "
+         "this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "ops/clip.py", 2, 8,
+         "Python `if` on a traced value: it depends on the traced argument `x` of `clip_first` (wrapped by jax.jit in "
+         "main.py); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python "
+         "value, mark it static (static_argnums=0)"),
     ]

@@ -61,6 +61,31 @@ class TransformSite:
     target: Optional[Unit] = None  # decorators: the decorated function itself
 
 
+def _listed_functions(scope: Unit, fn: cst.BaseExpression) -> list:
+    """The names a loop variable given to a transformation goes through: ``clip`` of
+    ``for clip in (clip_v1, clip_v2):`` (or of a tuple/list bound once to a name, ``for clip
+    in CLIPS:``), the variable bound by nothing else and every item a plain name; else []."""
+    if type(fn) is not cst.Name or fn.value in scope.bindings or scope.param(fn.value) is not None:
+        return []
+    iters = scope.loop_iters.get(fn.value)
+    if not iters:
+        return []
+    out = []
+    for it in iters:
+        if type(it) is cst.Name:
+            bound = scope.bindings.get(it.value)
+            if not bound or len(bound) != 1 or bound[0][1] is None:
+                return []
+            it = bound[0][1]
+        if type(it) not in (cst.Tuple, cst.List) or not it.elements:
+            return []
+        for el in it.elements:
+            if type(el) is cst.StarredElement or type(el.value) not in (cst.Name, cst.Attribute):
+                return []
+            out.append(el.value)
+    return out
+
+
 @dataclass
 class ExternalSite:
     """A transformation applied here to a function of another module
@@ -1729,6 +1754,13 @@ class Indexer:
             return
         if unit is None:
             fn = site.fn_expr
+            listed = _listed_functions(site.scope, fn)
+            if listed:
+                # `for clip in (clip_v1, clip_v2): jax.jit(clip)(x)`: each function listed
+                for el in listed:
+                    self._apply_site(TransformSite(site.transform, site.qualname, site.call, el, site.scope,
+                                                   seq=site.seq), depth + 1)
+                return
             if type(fn) is cst.Name and not site.scope.is_module and site.scope.param(fn.value) is not None \
                     and fn.value not in site.scope.assigned and site.transform.traces and not site.transform.host:
                 # a function-valued parameter: the callers' functions are transformed (by
