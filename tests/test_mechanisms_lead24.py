@@ -6,6 +6,12 @@ listed function is traced (case 1954's class).  Checked with jax 0.10.2: ``clip_
 ``relu_first`` raise TracerBoolConversionError; ``clip_rank`` and ``scale`` (shape tests)
 run, and so does the loop whose variable is rebound (``fn = jax.named_call(fn)``), eager.
 
+The branches of ``lax.switch`` given as a name bound once to a list or tuple of
+functions (``func_list = [func_0, func_1]`` at module level, ``branches = (low, high)``
+in the caller): each is traced by the switch (case 1941's class).  Checked with jax
+0.10.2: ``grad`` of the switch over ``func_list`` and ``pick`` raise
+TracerBoolConversionError; ``fixed`` (``&`` of the comparisons) and ``pick_rebound`` run.
+
 Python's reducing builtins over traced elements: ``sum(jnp.add(1, 1) for _ in range(n))``
 in a jitted function is a tracer (every `jax.numpy` result is one there, constants
 included), so ``assert result > 0`` raises TracerBoolConversionError; so does
@@ -82,4 +88,22 @@ def test_functions_listed_for_a_transforming_loop(tmp_path, monkeypatch):
          "Python `if` on a traced value: it depends on the traced argument `x` of `clip_first` (wrapped by jax.jit in "
          "main.py); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `x` is a Python "
          "value, mark it static (static_argnums=0)"),
+    ]
+
+
+SWITCH_MAIN = 'import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\nfrom pw import func, fixed\n\n\ndef low(x):\n    if x < 0:\n        return -x\n    return x\n\n\ndef high(x):\n    return jnp.minimum(x, 1.0)\n\n\ndef pick(i, x):\n    branches = (low, high)\n    return lax.switch(i, branches, x)\n\n\ndef pick_rebound(i, x):\n    branches = (high, high)\n    branches = (low, high) if x is None else branches\n    return lax.switch(i, branches, x)\n\n\nif __name__ == "__main__":\n    for f in (lambda: jax.grad(func, argnums=1)(1, 0.5), lambda: pick(0, 0.5)):\n        try:\n            print(f())\n        except jax.errors.TracerBoolConversionError:\n            print("TracerBoolConversionError")\n    print(jax.grad(fixed, argnums=1)(1, 0.5), pick_rebound(0, 0.5))\n'
+SWITCH_BRANCHES = 'from jax.lax import switch\nimport jax.numpy as jnp\n\nfunc_0 = lambda x: jnp.where(0. < x < 1., x, 0.)\nfunc_1 = lambda x: jnp.where((0. < x) & (x < 1.), x, 1.)\nfunc_list = [func_0, func_1]\nfunc = lambda index, x: switch(index, func_list, x)\n\nok_0 = lambda x: jnp.where((0. < x) & (x < 1.), x, 0.)\nok_list = [ok_0, ok_0]\nfixed = lambda index, x: switch(index, ok_list, x)\n'
+
+
+def test_switch_branches_bound_to_a_name(tmp_path, monkeypatch):
+    files = {"main.py": SWITCH_MAIN, "pw/__init__.py": 'from pw.branches import func, fixed\n', "pw/branches.py": SWITCH_BRANCHES}
+    assert lint_files(tmp_path, monkeypatch, files, select="JAX201") == [
+        ("JAX201", "main.py", 9, 8,
+         "Python `if` on a traced value: it depends on the traced argument `x` of `low` (a body passed to "
+         "lax.switch); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`"),
+        ("JAX201", "pw/branches.py", 4, 30,
+         "A chained comparison converts `0. < x` to a Python bool before it compares again (it is `(0. < x) and "
+         "(...)`), but it is traced: it depends on the traced argument `x` of `<lambda>` (a body passed to "
+         "lax.switch); this raises TracerBoolConversionError. Compare each pair and combine them with `&`: "
+         "`(0. < x) & (...)`"),
     ]

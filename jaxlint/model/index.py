@@ -65,18 +65,35 @@ def _listed_functions(scope: Unit, fn: cst.BaseExpression) -> list:
     """The names a loop variable given to a transformation goes through: ``clip`` of
     ``for clip in (clip_v1, clip_v2):`` (or of a tuple/list bound once to a name, ``for clip
     in CLIPS:``), the variable bound by nothing else and every item a plain name; else []."""
-    if type(fn) is not cst.Name or fn.value in scope.bindings or scope.param(fn.value) is not None:
+    if type(fn) is not cst.Name or scope.param(fn.value) is not None:
         return []
+    if fn.value in scope.bindings or fn.value not in scope.loop_iters:
+        # `BRANCHES = [f0, f1]` (here or, unbound here, at module level) given to lax.switch
+        holder = scope
+        while fn.value not in holder.bindings and holder.parent is not None and fn.value not in holder.assigned:
+            holder = holder.parent
+        bound = holder.bindings.get(fn.value)
+        if not bound or len(bound) != 1 or type(bound[0][1]) not in (cst.List, cst.Tuple):
+            return []
+        return _plain_items([bound[0][1]])
     iters = scope.loop_iters.get(fn.value)
     if not iters:
         return []
-    out = []
+    seqs = []
     for it in iters:
         if type(it) is cst.Name:
             bound = scope.bindings.get(it.value)
             if not bound or len(bound) != 1 or bound[0][1] is None:
                 return []
             it = bound[0][1]
+        seqs.append(it)
+    return _plain_items(seqs)
+
+
+def _plain_items(seqs: list) -> list:
+    """The items of these tuple/list displays when every one is a name or a dotted name."""
+    out = []
+    for it in seqs:
         if type(it) not in (cst.Tuple, cst.List) or not it.elements:
             return []
         for el in it.elements:
@@ -855,6 +872,9 @@ class Indexer:
             if i < len(pos) and isinstance(pos[i].value, (cst.List, cst.Tuple)):
                 for el in pos[i].value.elements:
                     self.index.sites.append(TransformSite(t, q, call, el.value, unit, seq=self._seq))
+            elif i < len(pos) and type(pos[i].value) is cst.Name:
+                # `switch(index, BRANCHES, x)`: the list bound to that name (_listed_functions)
+                self.index.sites.append(TransformSite(t, q, call, pos[i].value, unit, seq=self._seq))
 
     def _decorator(self, dec: cst.BaseExpression, fn: Unit, scope: Unit) -> None:
         q = self.qualname(dec)
