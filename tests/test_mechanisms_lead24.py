@@ -12,6 +12,11 @@ in the caller): each is traced by the switch (case 1941's class).  Checked with 
 0.10.2: ``grad`` of the switch over ``func_list`` and ``pick`` raise
 TracerBoolConversionError; ``fixed`` (``&`` of the comparisons) and ``pick_rebound`` run.
 
+A tracer stored in a ``global`` or escaping ``nonlocal`` name by a function differentiated
+outside jit (``jax.grad(loss)``, ``jax.jvp(inner, ...)``) leaks as under jit (case 1923's
+class): checked with jax 0.10.2, the later use raises UnexpectedTracerError; the VALID
+twins (``stop_gradient`` of the value, a Python counter) run.
+
 Python's reducing builtins over traced elements: ``sum(jnp.add(1, 1) for _ in range(n))``
 in a jitted function is a tracer (every `jax.numpy` result is one there, constants
 included), so ``assert result > 0`` raises TracerBoolConversionError; so does
@@ -106,4 +111,16 @@ def test_switch_branches_bound_to_a_name(tmp_path, monkeypatch):
          "(...)`), but it is traced: it depends on the traced argument `x` of `<lambda>` (a body passed to "
          "lax.switch); this raises TracerBoolConversionError. Compare each pair and combine them with `&`: "
          "`(0. < x) & (...)`"),
+    ]
+
+
+LEAK = 'import jax\nimport jax.numpy as jnp\n\nlast = None\ncalls = 0\n\n\ndef loss(w):\n    global last\n    last = w * 2\n    return jnp.sum(w ** 2)\n\n\ndef loss_logged(w):\n    global last, calls\n    calls += 1\n    last = jax.lax.stop_gradient(w)\n    return jnp.sum(w ** 2)\n\n\ndef tangent_of(f, x):\n    return jax.jvp(f, (x,), (1.0,))[1]\n\n\ndef scaled(x):\n    def inner(y):\n        nonlocal x\n        x = y * 2\n        return x\n    return jax.jvp(inner, (x,), (1.0,))[1] * x\n\n\ndef counted(x):\n    n = 0\n\n    def inner(y):\n        nonlocal n\n        n = n + 1\n        return y * 2\n    return jax.jvp(inner, (x,), (1.0,))[1] + n\n\n\nif __name__ == "__main__":\n    print(jax.grad(loss)(1.0))\n    try:\n        print(last + 1)\n    except jax.errors.UnexpectedTracerError:\n        print("UnexpectedTracerError")\n    print(jax.grad(loss_logged)(1.0), last + 1, calls)\n    try:\n        print(scaled(1.0) + 0)\n    except jax.errors.UnexpectedTracerError:\n        print("UnexpectedTracerError")\n    print(counted(1.0))\n'
+
+
+def test_tracer_stored_outside_a_function_differentiated_outside_jit(tmp_path, monkeypatch):
+    tail = ("leaks the tracer of the derivative out of the differentiation; using it afterwards raises "
+            "UnexpectedTracerError. Return the value instead")
+    assert lint_files(tmp_path, monkeypatch, {"leak.py": LEAK}, select="JAX402") == [
+        ("JAX402", "leak.py", 10, 5, "`last` is global: assigning it a traced value inside `loss` " + tail),
+        ("JAX402", "leak.py", 28, 9, "`x` is nonlocal: assigning it a traced value inside `inner` " + tail),
     ]

@@ -28,7 +28,9 @@ class GlobalWriteInTraced(Rule):
         "code run by jit, pmap, vmap or a lax loop body, which happen once per "
         "trace, not once per call or iteration. Counting traces on purpose (a name that says "
         "`trace`/`compile`, or one the code asserts on), one-off settings (`global cache; "
-        "cache = ...`), updates under grad (it traces every call), and `nonlocal` writes into "
+        "cache = ...`), updates under grad (it traces every call: there only a stored tracer is "
+        "reported, `global last; last = w * 2` in a function given to `jax.grad` or `jax.jvp`, "
+        "which leaks the derivative's tracer the same way), and `nonlocal` writes into "
         "an enclosing function that is traced by the same transformation are left alone. The "
         "update may sit in a helper the traced function calls, in its module or another module "
         "of the project (`count()` in a jitted `step`): it runs when jit traces `step` (not a helper "
@@ -367,6 +369,13 @@ class GlobalWriteInTraced(Rule):
         ctx = self.ctx
         unit = ctx.unit
         if not ctx.in_traced:
+            if ctx.in_tracing and (unit.global_names or unit.nonlocal_names):
+                # differentiated outside jit (`jax.grad(f)(x)`, `jax.jvp(f, ...)`): f runs on
+                # every call, so a Python update is no trace-time surprise, but a tracer
+                # stored outside still leaks (UnexpectedTracerError where it is used)
+                for target, value in assign_pairs(node):
+                    if not unpacked(ctx, target, value) and ctx.is_tracer(value):
+                        self._report_leak(target, differentiated=True)
             return
         if isinstance(node, cst.AugAssign) and isinstance(node.target, (cst.Subscript, cst.Attribute)):
             self._item_update(node)
@@ -391,8 +400,9 @@ class GlobalWriteInTraced(Rule):
                 continue
             self._report_leak(target)
 
-    def _report_leak(self, target: cst.CSTNode) -> None:
-        """Each global (or escaping nonlocal) name ``target`` binds receives a tracer."""
+    def _report_leak(self, target: cst.CSTNode, differentiated: bool = False) -> None:
+        """Each global (or escaping nonlocal) name ``target`` binds receives a tracer
+        (``differentiated``: of a derivative, outside jit: nothing is cached there)."""
         ctx = self.ctx
         unit = ctx.unit
         for name in bound_names(target):
@@ -406,8 +416,10 @@ class GlobalWriteInTraced(Rule):
             self.report(
                 name,
                 f"`{n}` is {kind}: assigning it a traced value inside `{unit.name}` leaks the "
-                "tracer out of the trace; using it afterwards raises UnexpectedTracerError, and "
-                "cached calls never assign it. Return the value instead",
+                + ("tracer of the derivative out of the differentiation; using it afterwards raises "
+                   "UnexpectedTracerError. Return the value instead" if differentiated else
+                   "tracer out of the trace; using it afterwards raises UnexpectedTracerError, and "
+                   "cached calls never assign it. Return the value instead"),
             )
 
     def _item_update(self, node: cst.AugAssign) -> None:
