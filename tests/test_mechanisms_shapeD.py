@@ -406,3 +406,60 @@ def test_sizes_decided_by_values_beyond_size(tmp_path, monkeypatch):
 
 def test_size_valid_twins_stay_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"valid.py": SIZES_VALID}, "JAX206") == []
+
+
+# 5. Size arguments beyond the shape: index builders, `k` offsets, scan's length, pads ----
+
+BUILDERS = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def f(x, n):
+    a = jnp.r_[0:n]
+    b = jnp.mgrid[0:3, 0:n]
+    c, d = jnp.tril_indices_from(x, n)
+    e = lax.pad(x, 0.0, [(n, 0, 0), (0, 0, 0)])
+    _, ys = jax.lax.scan(lambda c, _: (c, c), 0.0, None, length=n)
+    return a, b, c, d, e, ys, jnp.diagflat(x, n), jnp.tensordot(x, x, n)
+"""
+
+BUILDERS_VALID = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def g(x):
+    n = x.shape[0]
+    a = jnp.r_[0:n]
+    c, d = jnp.tril_indices_from(x, 1)
+    e = jax.lax.pad(x, 0.0, [(n, 0, 0), (0, 0, 0)])
+    _, ys = jax.lax.scan(lambda c, _: (c, c), 0.0, None, length=n)
+    return a, c, d, e, ys, jnp.diagflat(x, 1), jnp.tensordot(x, x, 2), jnp.mgrid[0:3, 0:n]
+"""
+
+
+def test_sizes_of_index_builders_offsets_scan_and_pad(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"b.py": BUILDERS}, "JAX202")
+    assert _where(found) == [
+        ("JAX202", "b.py", 8, 18), ("JAX202", "b.py", 9, 26), ("JAX202", "b.py", 10, 37),
+        ("JAX202", "b.py", 11, 27), ("JAX202", "b.py", 12, 65), ("JAX202", "b.py", 13, 47),
+        ("JAX202", "b.py", 13, 71),
+    ]
+    origin = "it depends on the traced argument `n` of `f` (decorated with @jax.jit)"
+    assert found[0][4] == (
+        f"A slice bound of `jnp.r_[...]` is traced: {origin}; it gives the length of the array `jnp.r_` "
+        "builds, which must be static (ConcretizationTypeError: Abstract tracer value encountered where "
+        "concrete value is expected). Derive it from `x.shape`; or, if `n` is a Python value, mark it "
+        "static (static_argnums=1)")
+    assert found[4][4] == (
+        f"A shape or size passed to `lax.scan` is traced: {origin}; shapes must be concrete "
+        f"({_CONC}). Derive it from `x.shape`; or, if `n` is a Python value, mark it static (static_argnums=1)")
+    assert "(TypeError: parameters to jaxpr equations must have __hash__ and __eq__ methods)" in found[3][4]
+
+
+def test_static_builders_offsets_scan_and_pad_stay_silent(tmp_path, monkeypatch):
+    assert _lint(tmp_path, monkeypatch, {"v.py": BUILDERS_VALID}, "JAX202") == []

@@ -434,6 +434,11 @@ JNP_POSITIONAL = {
     )
 }
 
+# Index builders whose slices give the length of the array they build: a traced bound or
+# step raises ConcretizationTypeError under jit (jax 0.10.2: `jnp.r_[0:n]`, `jnp.c_[0:n]`,
+# `jnp.mgrid[0:3, 0:n]`, `jnp.ogrid[0:n]`, `jnp.r_[0:5:n]`)
+INDEX_BUILDERS = frozenset({"jax.numpy.r_", "jax.numpy.c_", "jax.numpy.mgrid", "jax.numpy.ogrid"})
+
 # jax.numpy functions whose output size depends on the values of an input unless a flag
 # says otherwise (no `size=` bound): qualname -> (the flag, the literal that makes the
 # size static, whether the default does, the (position, keyword) of the inputs whose
@@ -539,8 +544,16 @@ MORE_SIZE_ARGS: dict[str, tuple[tuple[Optional[int], str], ...]] = {
     "jax.numpy.arange": ((1, "stop"), (2, "step")),
     "jax.numpy.eye": ((1, "M"),),
     "jax.numpy.tri": ((1, "M"),),
-    "jax.numpy.triu_indices": ((0, "n"), (2, "m")),
-    "jax.numpy.tril_indices": ((0, "n"), (2, "m")),
+    "jax.numpy.triu_indices": ((0, "n"), (1, "k"), (2, "m")),
+    "jax.numpy.tril_indices": ((0, "n"), (1, "k"), (2, "m")),
+    # (jax 0.10.2, each traced under jit: ConcretizationTypeError for the `_from` pair and
+    # scan's `length`, TypeError for the others, SIZE_ARG_ERRORS)
+    "jax.numpy.triu_indices_from": ((1, "k"),),
+    "jax.numpy.tril_indices_from": ((1, "k"),),
+    "jax.numpy.diagflat": ((1, "k"),),
+    "jax.lax.scan": ((3, "length"),),
+    "jax.lax.pad": ((2, "padding_config"),),
+    "jax.numpy.tensordot": ((2, "axes"),),
     "jax.lax.dynamic_slice": ((2, "slice_sizes"),),
     "jax.lax.dynamic_slice_in_dim": ((2, "slice_size"),),
     # the rest of the family (signatures of jax 0.10.2; each traced one raises under jit,
@@ -638,7 +651,10 @@ SIZE_ARG_ERRORS: dict[str, str] = {
         "jax.numpy.indices", "jax.numpy.diag_indices", "jax.numpy.hamming", "jax.numpy.hanning",
         "jax.numpy.blackman", "jax.numpy.bartlett", "jax.numpy.kaiser", "jax.numpy.fft.fftfreq",
         "jax.random.orthogonal", "jax.random.ball",
+        "jax.numpy.triu_indices_from", "jax.numpy.tril_indices_from", "jax.lax.scan",
     )},
+    "jax.lax.pad": "TypeError: parameters to jaxpr equations must have __hash__ and __eq__ methods",
+    "jax.numpy.tensordot": "TypeError: tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints",
     **{q: _INDEX for q in (
         "jax.numpy.diag", "jax.numpy.fft.fft", "jax.numpy.fft.ifft", "jax.numpy.fft.rfft",
         "jax.numpy.fft.irfft", "jax.numpy.fft.hfft", "jax.numpy.fft.ihfft",
