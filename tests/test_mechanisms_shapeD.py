@@ -463,3 +463,34 @@ def test_sizes_of_index_builders_offsets_scan_and_pad(tmp_path, monkeypatch):
 
 def test_static_builders_offsets_scan_and_pad_stay_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"v.py": BUILDERS_VALID}, "JAX202") == []
+
+
+# 6. A concrete mask stays concrete; an operation on it under jit is staged -------------
+
+CONST_MASKS = """\
+import jax
+import jax.numpy as jnp
+
+MASK = jnp.array([True, False, True])
+
+
+@jax.jit
+def kept(x):
+    return x[MASK]
+
+
+@jax.jit
+def flipped(x):
+    return x[~MASK]
+
+
+@jax.jit
+def both(x):
+    return x.at[MASK & MASK].set(0.0)
+"""
+
+
+def test_operations_on_a_constant_mask_are_staged(tmp_path, monkeypatch):
+    found = _lint(tmp_path, monkeypatch, {"m.py": CONST_MASKS}, "JAX205")
+    assert _where(found) == [("JAX205", "m.py", 14, 14), ("JAX205", "m.py", 19, 17)]
+    assert found[0][4] == _MASK.format(origin="it is computed by JAX inside `flipped` (decorated with @jax.jit)") + _KEEP
