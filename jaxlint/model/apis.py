@@ -547,12 +547,12 @@ MORE_SIZE_ARGS: dict[str, tuple[tuple[Optional[int], str], ...]] = {
     "jax.numpy.triu_indices": ((0, "n"), (1, "k"), (2, "m")),
     "jax.numpy.tril_indices": ((0, "n"), (1, "k"), (2, "m")),
     # (jax 0.10.2, each traced under jit: ConcretizationTypeError for the `_from` pair and
-    # scan's `length`, TypeError for the others, SIZE_ARG_ERRORS)
+    # scan's `length`, TypeError for the others, SIZE_ARG_ERRORS; `lax.pad`'s padding is
+    # in STATIC_ARGS, model/static_args.py)
     "jax.numpy.triu_indices_from": ((1, "k"),),
     "jax.numpy.tril_indices_from": ((1, "k"),),
     "jax.numpy.diagflat": ((1, "k"),),
     "jax.lax.scan": ((3, "length"),),
-    "jax.lax.pad": ((2, "padding_config"),),
     "jax.numpy.tensordot": ((2, "axes"),),
     "jax.lax.dynamic_slice": ((2, "slice_sizes"),),
     "jax.lax.dynamic_slice_in_dim": ((2, "slice_size"),),
@@ -653,7 +653,6 @@ SIZE_ARG_ERRORS: dict[str, str] = {
         "jax.random.orthogonal", "jax.random.ball",
         "jax.numpy.triu_indices_from", "jax.numpy.tril_indices_from", "jax.lax.scan",
     )},
-    "jax.lax.pad": "TypeError: parameters to jaxpr equations must have __hash__ and __eq__ methods",
     "jax.numpy.tensordot": "TypeError: tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints",
     **{q: _INDEX for q in (
         "jax.numpy.diag", "jax.numpy.fft.fft", "jax.numpy.fft.ifft", "jax.numpy.fft.rfft",
