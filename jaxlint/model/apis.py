@@ -345,8 +345,34 @@ BOOL_RESULT_FUNCS = frozenset(
         "isnan", "isfinite", "isinf", "isneginf", "isposinf", "isclose", "isin", "signbit",
         "logical_and", "logical_or", "logical_not", "logical_xor", "greater", "greater_equal",
         "less", "less_equal", "equal", "not_equal", "iscomplex", "isreal",
+        # reductions of a mask (with `axis`, a mask of the other axes; jax 0.10.2:
+        # `x[jnp.any(x > 0, axis=1)]` raises NonConcreteBooleanIndexError under jit)
+        "any", "all",
     )
-) | {"jax.random.bernoulli"}
+) | {"jax.random.bernoulli"} | frozenset(
+    # lax's comparisons and `is_finite` return bool arrays (jax 0.10.2)
+    "jax.lax." + n for n in ("eq", "ne", "lt", "le", "gt", "ge", "is_finite")
+)
+
+# jax.numpy / lax functions whose result has the dtype of their first argument when it
+# is a mask (`jnp.invert(m)`, `jnp.logical_not` aside: bitwise on bools is logical)
+BOOL_KEEPING_FUNCS = frozenset(
+    "jax.numpy." + n for n in (
+        "invert", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+        "zeros_like", "ones_like", "empty_like", "full_like", "copy", "asarray", "array",
+        "ravel", "reshape", "transpose", "squeeze", "expand_dims", "broadcast_to", "tile",
+        "flip", "roll", "concatenate", "stack", "hstack", "vstack", "tril", "triu",
+    )
+) | frozenset("jax.lax." + n for n in ("bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor"))
+
+# The position of the `dtype` argument of the jax.numpy / lax functions that take one by
+# position (jax 0.10.2 signatures); `dtype=bool` by keyword counts for any of them
+DTYPE_POSITION: dict[str, int] = {
+    **{"jax.numpy." + n: 1 for n in (
+        "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like", "array", "asarray", "astype")},
+    "jax.numpy.full": 2, "jax.numpy.full_like": 2, "jax.numpy.eye": 3, "jax.numpy.tri": 3,
+    "jax.numpy.identity": 1, "jax.lax.convert_element_type": 1,
+}
 
 # Attributes of an array that are static under tracing.
 STATIC_ATTRS = frozenset(
@@ -406,6 +432,36 @@ JNP_POSITIONAL = {
         ("union1d", "ar1 ar2"), ("intersect1d", "ar1 ar2 assume_unique return_indices"),
         ("compress", "condition a axis"), ("extract", "condition arr"), ("repeat", "a repeats axis"),
     )
+}
+
+# Index builders whose slices give the length of the array they build: a traced bound or
+# step raises ConcretizationTypeError under jit (jax 0.10.2: `jnp.r_[0:n]`, `jnp.c_[0:n]`,
+# `jnp.mgrid[0:3, 0:n]`, `jnp.ogrid[0:n]`, `jnp.r_[0:5:n]`)
+INDEX_BUILDERS = frozenset({"jax.numpy.r_", "jax.numpy.c_", "jax.numpy.mgrid", "jax.numpy.ogrid"})
+
+# jax.numpy functions whose output size depends on the values of an input unless a flag
+# says otherwise (no `size=` bound): qualname -> (the flag, the literal that makes the
+# size static, whether the default does, the (position, keyword) of the inputs whose
+# values decide it).  Each one, given a traced input, raises ConcretizationTypeError
+# under jit (jax 0.10.2): `jnp.trim_zeros(x)` (no flag: always), `jnp.roots(p)`
+# (`strip_zeros=False` is jit-compatible, its docstring), `jnp.delete(x, i)` with traced
+# indices (`assume_unique_indices=True`), `jnp.polymul(a, b, trim_leading_zeros=True)`.
+VALUE_SIZE_FLAGS: dict[str, tuple[Optional[str], Optional[str], bool, tuple[tuple[int, str], ...]]] = {
+    "jax.numpy.trim_zeros": (None, None, False, ((0, "filt"),)),
+    "jax.numpy.roots": ("strip_zeros", "False", False, ((0, "p"),)),
+    "jax.numpy.delete": ("assume_unique_indices", "True", False, ((1, "obj"),)),
+    "jax.numpy.polymul": ("trim_leading_zeros", "False", True, ((0, "a1"), (1, "a2"))),
+}
+
+# Array methods whose output size depends on the values: method -> (the keyword that
+# bounds it, the (position, keyword) of the argument whose values decide it; None: the
+# array itself).  jax 0.10.2: `x.nonzero()`, `x.compress(x > 0)` (TracerBoolConversionError),
+# `x.repeat(r)` with a traced `r` raise under jit; each takes the bound (`size=`,
+# `total_repeat_length=`).
+SIZED_METHODS: dict[str, tuple[str, Optional[tuple[int, str]]]] = {
+    "nonzero": ("size", None),
+    "compress": ("size", (0, "condition")),
+    "repeat": ("total_repeat_length", (0, "repeats")),
 }
 
 # Reductions whose `axis` must be a Python int (a traced axis raises; JAX 0.10.2): the
@@ -488,8 +544,16 @@ MORE_SIZE_ARGS: dict[str, tuple[tuple[Optional[int], str], ...]] = {
     "jax.numpy.arange": ((1, "stop"), (2, "step")),
     "jax.numpy.eye": ((1, "M"),),
     "jax.numpy.tri": ((1, "M"),),
-    "jax.numpy.triu_indices": ((0, "n"), (2, "m")),
-    "jax.numpy.tril_indices": ((0, "n"), (2, "m")),
+    "jax.numpy.triu_indices": ((0, "n"), (1, "k"), (2, "m")),
+    "jax.numpy.tril_indices": ((0, "n"), (1, "k"), (2, "m")),
+    # (jax 0.10.2, each traced under jit: ConcretizationTypeError for the `_from` pair and
+    # scan's `length`, TypeError for the others, SIZE_ARG_ERRORS; `lax.pad`'s padding is
+    # in STATIC_ARGS, model/static_args.py)
+    "jax.numpy.triu_indices_from": ((1, "k"),),
+    "jax.numpy.tril_indices_from": ((1, "k"),),
+    "jax.numpy.diagflat": ((1, "k"),),
+    "jax.lax.scan": ((3, "length"),),
+    "jax.numpy.tensordot": ((2, "axes"),),
     "jax.lax.dynamic_slice": ((2, "slice_sizes"),),
     "jax.lax.dynamic_slice_in_dim": ((2, "slice_size"),),
     # the rest of the family (signatures of jax 0.10.2; each traced one raises under jit,
@@ -587,7 +651,9 @@ SIZE_ARG_ERRORS: dict[str, str] = {
         "jax.numpy.indices", "jax.numpy.diag_indices", "jax.numpy.hamming", "jax.numpy.hanning",
         "jax.numpy.blackman", "jax.numpy.bartlett", "jax.numpy.kaiser", "jax.numpy.fft.fftfreq",
         "jax.random.orthogonal", "jax.random.ball",
+        "jax.numpy.triu_indices_from", "jax.numpy.tril_indices_from", "jax.lax.scan",
     )},
+    "jax.numpy.tensordot": "TypeError: tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints",
     **{q: _INDEX for q in (
         "jax.numpy.diag", "jax.numpy.fft.fft", "jax.numpy.fft.ifft", "jax.numpy.fft.rfft",
         "jax.numpy.fft.irfft", "jax.numpy.fft.hfft", "jax.numpy.fft.ihfft",

@@ -212,7 +212,7 @@ class Evaluator:
                     # `self.a1` in `__check_init__` of `Cls(a1=x)` in traced code: the tracer
                     return Value(traced=True, deps=frozenset({f"self.{attr}"}))
             if attr == "at" and (base.kind == V.ARRAY or base.traced):
-                return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape)
+                return Value(kind=V.AT, traced=base.traced, deps=base.deps, shape=base.shape, dtype_hint=base.dtype_hint)
             if base.kind == V.ARRAY:
                 if attr in pytrees.ARRAY_ATTRS or attr in apis.ARRAY_METHODS:
                     return Value(kind=V.ARRAY, traced=base.traced, deps=base.deps)
@@ -275,7 +275,8 @@ class Evaluator:
             if base.kind == V.KEYS:
                 return Value(kind=V.KEY, key=self._subscript_key(e, base))
             if base.kind == V.AT:
-                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps, shape=base.shape)
+                return Value(kind=V.AT_INDEX, traced=base.traced or idx_traced, deps=deps, shape=base.shape,
+                             dtype_hint=base.dtype_hint)
             if base.kind == V.ARRAYS and base.item is not None and len(e.slice) == 1:
                 sl = e.slice[0].slice
                 if isinstance(sl, cst.Index):
@@ -292,6 +293,9 @@ class Evaluator:
                         return base.elements[i]
             if base.traced or (idx_traced and base.kind == V.ARRAY):
                 return Value(kind=V.ARRAY if base.kind == V.ARRAY else V.UNKNOWN, traced=True, deps=deps)
+            if base.kind == V.ARRAY and self._staged(base):
+                # `SIZES[0]` of a concrete JAX array under jit: indexing is staged, a tracer
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps | JAX_COMPUTED)
             if base.kind == V.ARRAY:
                 return Value(kind=V.ARRAY, traced=traced_ctx and base.traced)
             if base.kind == V.NPARRAY and not idx_traced:
@@ -313,6 +317,11 @@ class Evaluator:
             if (l.kind in (V.LIST, V.TUPLE) or r.kind in (V.LIST, V.TUPLE)) and not (l.traced or r.traced):
                 return Value(kind=V.LIST)  # sequence repetition / concatenation
             traced = l.traced or r.traced
+            deps = l.deps | r.deps
+            if not traced and self._staged(l, r):
+                # `self._n + 1` of a concrete JAX array under jit: the operator is a jax.numpy
+                # call, staged like any other, so its result is a tracer
+                traced, deps = True, deps | JAX_COMPUTED
             if not traced and V.NPARRAY in (l.kind, r.kind) and {l.kind, r.kind} <= {V.NPARRAY, V.STATIC}:
                 return Value(kind=V.NPARRAY)  # `np.random.randn(n) * sigma + mu`: a host array
             if traced or V.ARRAY in (l.kind, r.kind):
@@ -323,7 +332,7 @@ class Evaluator:
                 elif isinstance(e.operator, cst.Divide) or "float" in (l.dtype_hint, r.dtype_hint) or isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float):
                     hint = "float"
                 rng = shape_flow.power_range(l, r) if isinstance(e.operator, cst.Power) else None
-                return Value(kind=V.ARRAY, traced=traced, deps=l.deps | r.deps, dtype_hint=hint, shape=shape,
+                return Value(kind=V.ARRAY, traced=traced, deps=deps, dtype_hint=hint, shape=shape,
                              int_range=rng)
             mixed = namespaces.mixed_binop(l, r)
             if mixed is not None:
@@ -336,6 +345,9 @@ class Evaluator:
             hint = inner.dtype_hint if isinstance(e.operator, cst.BitInvert) else None
             if type(inner.const) is int and isinstance(e.operator, (cst.Minus, cst.Plus)):
                 return Value(kind=V.STATIC, const=-inner.const if isinstance(e.operator, cst.Minus) else inner.const)
+            if not inner.traced and self._staged(inner):
+                # `-self.n`, `~MASK` of a concrete JAX array under jit: staged, a tracer
+                return Value(kind=V.ARRAY, traced=True, deps=inner.deps | JAX_COMPUTED, dtype_hint=hint, shape=inner.shape)
             return Value(kind=inner.kind if inner.kind in (V.ARRAY, V.STATIC) else V.UNKNOWN, traced=inner.traced, deps=inner.deps, dtype_hint=hint)
         if t is cst.Comparison:
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in e.comparisons):
@@ -405,6 +417,16 @@ class Evaluator:
         if t is cst.NamedExpr:
             return self.value(e.value)
         return V.UNKNOWN_VALUE
+
+    def _staged(self, *operands: Value) -> bool:
+        """Does an operator on ``operands`` run staged: under ``jit`` (or a loop primitive's
+        body), not under ``vmap`` alone or ``ensure_compile_time_eval``, with a concrete JAX
+        array among them?  Every operation on a JAX array is then a traced jax.numpy call,
+        whatever its inputs are (JAX 0.10.2: ``S + 1``, ``-S``, ``N[0]`` of module constants
+        ``S = jnp.asarray(4)``, ``N = jnp.asarray([5, 6])`` are tracers inside ``jax.jit``
+        and ``lax.fori_loop``; under ``vmap`` and ``grad`` they stay concrete)."""
+        return self.in_traced and not self.eager and any(
+            v.kind == V.ARRAY and not v.traced for v in operands)
 
     def _mapped_dict(self, call: cst.Call) -> Optional[Value]:
         """``jax.tree.map(f, params)`` with ``f`` a JAX function computing one array
@@ -489,6 +511,37 @@ class Evaluator:
             return arg
         kind = V.ARRAY if arg.kind in (V.ARRAY, V.NPARRAY) else V.UNKNOWN
         return Value(kind=kind, traced=traced_ctx or arg.traced, deps=deps | JAX_COMPUTED if traced_ctx else deps)
+
+    def _makes_mask(self, q: str, call: cst.Call, arg_vals: list[Value]) -> bool:
+        """Is the array the jax call ``q`` builds a mask: given a bool dtype (``dtype=bool``,
+        ``jnp.zeros(n, jnp.bool_)``, ``lax.convert_element_type(x, bool)``), filled with a
+        literal bool (``jnp.full(n, True)``, ``jnp.array([True, False])``) or keeping the
+        dtype of a mask (``jnp.invert(m)``, ``jnp.zeros_like(m)``) (jax 0.10.2: each indexes
+        as a boolean mask)?"""
+        d = keyword_arg(call, "dtype")
+        pos = positional_args(call)
+        at = apis.DTYPE_POSITION.get(q)
+        dtype = d.value if d is not None else (pos[at].value if at is not None and at < len(pos) else None)
+        if dtype is not None:
+            return self._bool_dtype(dtype)
+        if not pos or pos[0].star:
+            return False
+        first = pos[0].value
+        if q == "jax.numpy.full" and len(pos) > 1:
+            first = pos[1].value
+        elif q in ("jax.numpy.array", "jax.numpy.asarray") and type(first) in (cst.List, cst.Tuple):
+            els = [el.value for el in first.elements if not isinstance(el, cst.StarredElement)]
+            return bool(els) and len(els) == len(first.elements) and all(
+                type(el) is cst.Name and el.value in ("True", "False") for el in els)
+        if q == "jax.numpy.full":
+            return type(first) is cst.Name and first.value in ("True", "False")
+        return q in apis.BOOL_KEEPING_FUNCS and arg_vals[0].dtype_hint == "bool"
+
+    def _bool_dtype(self, d: cst.BaseExpression) -> bool:
+        """``bool``, ``jnp.bool_``, ``np.bool_``, ``"bool"``."""
+        if self.builtin_name(d) == "bool" or string_value(d) == "bool":
+            return True
+        return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
 
     def _is_bool_dtype(self, call: cst.Call) -> bool:
         """``.astype(bool)`` / ``.astype(jnp.bool_)`` / ``.astype("bool")``."""
@@ -677,7 +730,7 @@ class Evaluator:
                 # `obs=y` the site returns the observation as it is given)
                 return Value(kind=V.ARRAY, traced=True, deps=deps | JAX_COMPUTED)
             if q.startswith(apis.ARRAY_MODULES) or q.startswith("jax.numpy"):
-                hint = "bool" if q in apis.BOOL_RESULT_FUNCS else None
+                hint = "bool" if q in apis.BOOL_RESULT_FUNCS or self._makes_mask(q, e, arg_vals) else None
                 shape, floaty = constructor_facts(self, q, e)
                 if shape is None and arg_vals and not e.args[0].star:
                     shape = (shape_flow.stacked_shape(q, e, arg_vals[0]) or shape_flow.reshape_call_shape(self, q, e, arg_vals[0])
@@ -857,17 +910,30 @@ class Evaluator:
             if base.kind == V.AT_INDEX:
                 # `x.at[i].set(v)`: an array of `x`'s shape (`.get()`: unknown)
                 return Value(kind=V.ARRAY, traced=base.traced or any_traced, deps=base.deps | deps,
-                             shape=base.shape if m in _AT_KEEPS_SHAPE else None)
+                             shape=base.shape if m in _AT_KEEPS_SHAPE else None,
+                             # `mask.at[i].set(True)`: still a mask
+                             dtype_hint=base.dtype_hint if m in ("set", "min", "max") else None)
             if base.kind == V.KEY and m in ("astype",):
                 return base
             if m in apis.CONCRETIZING_METHODS:
                 return V.STATIC_VALUE
             if base.kind == V.ARRAY:
                 hint = "bool" if m == "astype" and self._is_bool_dtype(e) else None
+                if m in ("any", "all"):
+                    hint = "bool"  # `m.any(axis=1)`: a mask
+                elif m in ("reshape", "ravel", "flatten", "squeeze", "transpose", "copy", "T") \
+                        and base.dtype_hint == "bool":
+                    hint = "bool"  # `mask.reshape(-1)`: still a mask
+                if not base.traced and not any_traced and m in apis.ARRAY_METHODS and self._staged(base):
+                    deps = deps | JAX_COMPUTED  # `SIZES.sum()` of a concrete JAX array under jit: staged
+                    any_traced = traced_ctx = True
                 return Value(kind=V.ARRAY, traced=base.traced or (traced_ctx and any_traced), deps=base.deps | deps, dtype_hint=hint,
                              shape=shape_flow.method_shape(self, base.shape, m, e))
             if base.traced and m in apis.ARRAY_METHODS:
-                return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps)
+                # (`y.astype(bool)` of a traced argument: a traced mask)
+                hint = "bool" if (m == "astype" and self._is_bool_dtype(e)) or (
+                    m in ("any", "all") and keyword_arg(e, "axis") is not None) else None
+                return Value(kind=V.ARRAY, traced=True, deps=base.deps | deps, dtype_hint=hint)
             if base.kind == V.FUNCTION and base.transform is not None:
                 return V.UNKNOWN_VALUE
             return V.UNKNOWN_VALUE

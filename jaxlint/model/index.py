@@ -507,6 +507,14 @@ class Indexer:
                 self._assigned(n.target, unit, n)
                 if isinstance(n.target, cst.Name):
                     unit.loop_iters.setdefault(n.target.value, []).append(n.iter)
+                if t is cst.For:
+                    _note_loop_parts(unit, n, n)
+            elif t in _COMPREHENSIONS:
+                # the comprehension holds the element its `for` clauses bind names for
+                c = n.for_in
+                while c is not None:
+                    _note_loop_parts(unit, c, n)
+                    c = c.inner_for_in
             elif t is cst.Global:
                 unit.global_names.update(a.name.value for a in n.names)
             elif t is cst.Nonlocal:
@@ -1772,6 +1780,14 @@ class Indexer:
                     )
                     self._apply_site(outer, depth + 1)
             return
+        if unit is None and site.target is None and type(site.fn_expr) is cst.Name:
+            looped = _loop_functions(site.scope, site.fn_expr.value, site.seq, site.call)
+            if looped is not None:
+                # `for fn in (f, g): jax.jit(fn)(x)`: each function of the literal is traced
+                for el in looped:
+                    self._apply_site(TransformSite(site.transform, site.qualname, site.call, el,
+                                                   site.scope, seq=site.seq), depth + 1)
+                return
         if unit is None:
             fn = site.fn_expr
             listed = _listed_functions(site.scope, fn)
@@ -2684,6 +2700,56 @@ class Indexer:
             if j < len(positional):
                 out.add(positional[j].name)
         return out
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def _note_loop_parts(unit: Unit, loop, owner: cst.CSTNode) -> None:
+    """Record the names a ``for`` loop (or comprehension clause) ``loop`` binds: name ->
+    (iterable, position in a tuple target or None, the node its body is written in)."""
+    if isinstance(loop.target, cst.Name):
+        unit.loop_parts.setdefault(loop.target.value, []).append((loop.iter, None, owner))
+    elif isinstance(loop.target, (cst.Tuple, cst.List)):
+        for i, el in enumerate(loop.target.elements):
+            if isinstance(el.value, cst.Name):
+                unit.loop_parts.setdefault(el.value.value, []).append((loop.iter, i, owner))
+
+
+def _loop_functions(scope: Unit, name: str, seq: int, at: Optional[cst.CSTNode]) -> Optional[list[cst.BaseExpression]]:
+    """The functions a loop variable takes in turn at ``at`` (a transformation's call): ``name``
+    is bound in ``scope`` only by ``for`` loops and comprehensions, one of them holds ``at``,
+    and it runs over a tuple or list display (``for fn in (f, g):``, ``for name, fn in
+    (("f", f), ("g", g)):``, ``[jax.jit(fn) for fn in FNS]`` of ``FNS = [f, g]`` bound once),
+    each item a name or an attribute; None otherwise (the body runs once for each)."""
+    parts = scope.loop_parts.get(name)
+    if at is None or not parts or name in scope.bindings or name in scope.defs or scope.param(name) is not None:
+        return None
+    holding = [p for p in parts if any(d is at for d in descendants(p[2]))]
+    if len(holding) != 1:
+        return None
+    it, pos, _ = holding[0]
+    if type(it) is cst.Name:
+        found = scope.binding_for(it.value, seq)
+        if found is None or len(found[0].bindings.get(it.value, ())) != 1:
+            return None
+        it = found[1][1]
+    if type(it) not in (cst.Tuple, cst.List) or not it.elements:
+        return None
+    out: list[cst.BaseExpression] = []
+    for el in it.elements:
+        if isinstance(el, cst.StarredElement):
+            return None
+        v = el.value
+        if pos is not None:
+            if type(v) not in (cst.Tuple, cst.List) or len(v.elements) <= pos \
+                    or any(isinstance(e, cst.StarredElement) for e in v.elements):
+                return None
+            v = v.elements[pos].value
+        if type(v) not in (cst.Name, cst.Attribute):
+            return None
+        out.append(v)
+    return out
 
 
 def _passed_through(site: TransformSite):

@@ -216,17 +216,22 @@ def _read(interp: Any, unit: Unit, given: dict[str, Value], traced: bool, return
         interp.scratch_depth -= 1
 
 
-def _bind(env, target: cst.CSTNode, v: Value) -> None:
+def _bind(env, target: cst.CSTNode, v: Value, attrs: Optional[dict] = None, top: bool = False) -> None:
+    """Bind ``target`` to ``v``; with ``attrs``, an unpacked ``self.attr`` too
+    (``self._p, self._n = jnp.asarray(p), jnp.asarray(n)``: its part where ``top``)."""
     t = type(target)
     if t is cst.Name:
         env[target.value] = v  # type: ignore[attr-defined]
+    elif t is cst.Attribute and attrs is not None and type(target.value) is cst.Name \
+            and target.value.value == "self":  # type: ignore[attr-defined]
+        attrs[target.attr.value] = v if top else V.UNKNOWN_VALUE  # type: ignore[attr-defined]
     elif t in (cst.Tuple, cst.List):
         els = target.elements  # type: ignore[attr-defined]
         parts = v.elements if v.kind in (V.TUPLE, V.ARRAYS) and v.elements is not None and len(v.elements) == len(els) else None
         for i, el in enumerate(els):
             if type(el) is cst.StarredElement:
                 parts = None
-            _bind(env, el.value, parts[i] if parts is not None else V.UNKNOWN_VALUE)
+            _bind(env, el.value, parts[i] if parts is not None else V.UNKNOWN_VALUE, attrs, top)
 
 
 def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
@@ -245,7 +250,7 @@ def _block(interp: Any, stmts, found: list, attrs: dict, top: bool) -> None:
                                 and target.value.value == "self":
                             attrs[target.attr.value] = v if top else V.UNKNOWN_VALUE
                         else:
-                            _bind(env, target, v)
+                            _bind(env, target, v, attrs, top)
                 elif t is cst.AugAssign:
                     for name in assigned_in(small, defs=True):
                         env[name] = V.UNKNOWN_VALUE

@@ -200,6 +200,9 @@ class Unit:
     bindings: dict[str, list] = field(default_factory=dict)
     # name -> the iterables of the `for` loops (and comprehensions) whose target it is
     loop_iters: dict[str, list] = field(default_factory=dict)
+    # name -> (iterable, position in the target or None) of each `for` loop (comprehension)
+    # that binds it, a tuple target's names too (`for name, fn in (("f", f), ...)`)
+    loop_parts: dict[str, list] = field(default_factory=dict)
     is_generator: bool = False
     # the transformation sites of this file that trace it (id of the site's call, or
     # of the decorated def's name) and their reasons: for path facts at those sites

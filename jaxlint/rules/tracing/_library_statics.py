@@ -41,6 +41,8 @@ def direct_findings(ctx, node: cst.Call, q: str, static_position: bool) -> Optio
         if arg is None:
             continue
         parts = [el.value for el in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
+        # one level of nesting: `lax.pad(x, 0, [(n, 0, 0)])`'s padding triples
+        parts = [q for p in parts for q in ([el.value for el in p.elements] if isinstance(p, (cst.Tuple, cst.List)) else [p])]
         for p in parts:
             if not ctx.is_traced(p):
                 continue

@@ -65,7 +65,11 @@ class SizeDependentFunction(Rule):
         "`jnp.union1d`, `jnp.intersect1d`, `jnp.setxor1d`, `jnp.compress`, `jnp.extract` "
         "without `size=`; `jnp.bincount` without `length=`; `jax.ops.segment_sum` (and "
         "`segment_max/min/prod`) without `num_segments`; `jnp.repeat` with traced "
-        "`repeats` and no `total_repeat_length=`. Calls outside traced code, with the size "
+        "`repeats` and no `total_repeat_length=`; the methods `x.nonzero()`, `x.compress(c)` and "
+        "`x.repeat(r)` the same way; `jnp.trim_zeros` of a traced array (it has no static form), "
+        "`jnp.roots` without `strip_zeros=False`, `jnp.delete` with traced indices and no "
+        "`assume_unique_indices=True`, `jnp.polymul(..., trim_leading_zeros=True)`. Calls "
+        "outside traced code, with the size "
         "given, or on concrete (NumPy/static) inputs under `vmap` alone are not flagged; under "
         "`jit` the call is flagged on concrete inputs too (jax.numpy stages it: "
         "`jax.jit(partial(f, np_array))` with `f` calling `jnp.unique` raises). Also flags "
@@ -355,10 +359,17 @@ class SizeDependentFunction(Rule):
         q = ctx.qualname(func)
         spec = _SIZED.get(q) if q is not None else None
         if spec is None:
-            if isinstance(func, cst.Attribute) and func.attr.value == "nonzero" and q is None:
+            if isinstance(func, cst.Attribute) and q is None and func.attr.value in apis.SIZED_METHODS:
+                m = func.attr.value
+                size_kw, decides = apis.SIZED_METHODS[m]
                 base = ctx.value(func.value)
-                if ctx.is_traced(func.value) and not self._given(node, "size"):
-                    self._report(node, "`.nonzero()`", "size", base)
+                if not (base.kind == V.ARRAY or base.traced) or self._given(node, size_kw):
+                    return
+                arg = arg_at(node, decides[0], decides[1]) if decides is not None else func.value
+                if arg is not None and ctx.is_traced(arg):
+                    self._report(node, f"`.{m}()`", size_kw, ctx.value(arg))
+            elif q in apis.VALUE_SIZE_FLAGS:
+                self._flagged(node, q)
             return
         size_kw, inputs = spec
         if self._given(node, size_kw, _SIZE_POSITION.get(q)):
@@ -383,6 +394,46 @@ class SizeDependentFunction(Rule):
                 f"depends on the values, so tracing raises ConcretizationTypeError. Pass a static "
                 f"`{size_kw}=` (an upper bound), or compute it with NumPy outside the traced function",
             )
+
+    def _flagged(self, node: cst.Call, q: str) -> None:
+        """`jnp.trim_zeros(x)`, `jnp.roots(p)`, `jnp.delete(x, i)` of traced inputs: no size
+        bound, but a flag (or nothing) that decides whether the output size depends on values."""
+        ctx = self.ctx
+        flag, safe, default_safe, inputs = apis.VALUE_SIZE_FLAGS[q]
+        if any(a.star for a in node.args):
+            return
+        if flag is not None:
+            a = keyword_arg(node, flag)
+            if a is None and default_safe:
+                return
+            if a is not None and ctx.code(a.value).strip() != ("True" if safe == "False" else "False"):
+                return  # the safe literal, or a value the model cannot read
+        for pos, kw in inputs:
+            arg = arg_at(node, pos, kw)
+            if arg is None or not ctx.is_traced(arg):
+                continue
+            short = q.replace("jax.numpy.", "jnp.")
+            v = ctx.value(arg)
+            if flag is None:
+                how = ("the number of zeros it trims depends on the values, so its output shape "
+                       "does too and tracing raises ConcretizationTypeError. It has no static-size "
+                       "form: keep the full length (mask the zeros with `jnp.where`), or trim "
+                       "outside the traced function")
+            elif q == "jax.numpy.delete" and v.dtype_hint == "bool":
+                how = ("a traced boolean mask deletes as many entries as it holds True values, so the "
+                       "output shape depends on the values and tracing raises ConcretizationTypeError "
+                       "(`assume_unique_indices=True` does not help a mask). Keep the shape with "
+                       "`jnp.where(mask, fill, x)`, or delete outside the traced function")
+            elif default_safe:
+                how = (f"with `{flag}=True` its output shape depends on the values, so tracing raises "
+                       f"ConcretizationTypeError. Leave `{flag}` False (the default), or trim outside "
+                       f"the traced function")
+            else:
+                how = (f"without `{flag}={safe}` its output shape depends on the values, so tracing "
+                       f"raises ConcretizationTypeError. Pass `{flag}={safe}`, or compute it outside "
+                       f"the traced function")
+            self.report(node, f"`{short}` on a traced value ({ctx.describe_origin(v)}): {how}")
+            return
 
     @staticmethod
     def _given(node: cst.Call, kw: str, pos: Optional[int] = None) -> bool:

@@ -21,7 +21,10 @@ class BooleanMaskIndex(Rule):
     what_it_does = (
         "Inside traced code, flags indexing a JAX array (or its `.at[...]`) with a boolean "
         "array that is traced: a comparison of traced values (`x > 0`), `~jnp.isnan(x)`, "
-        "`jnp.logical_and(...)`, `a & b` of masks, `m.astype(bool)`... Masks built from NumPy "
+        "`jnp.logical_and(...)`, `a & b` of masks, `m.astype(bool)`, `jnp.asarray(y, "
+        "dtype=bool)`, `jax.lax.convert_element_type(x, bool)`, `jnp.any(m, axis=1)`, "
+        "`jax.lax.gt(x, 0)`, `jnp.invert(m)`, `jnp.zeros(n, dtype=bool).at[i].set(True)` (under "
+        "`jit` a jax.numpy mask is staged even when built from constants)... Masks built from NumPy "
         "arrays or static values, and boolean indexing outside traced code, are not flagged; "
         "neither is an assignment target `x[mask] = ...` (JAX101 reports that)."
     )

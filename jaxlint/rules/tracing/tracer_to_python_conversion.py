@@ -42,8 +42,12 @@ class TracerConversion(Rule):
         "`jax.nn.one_hot`'s `num_classes`, `jax.ops.segment_*`'s `num_segments`, the sections of "
         "`jnp.split`/`array_split`/`hsplit`, `size=` of `jnp.nonzero`/`unique`/`where`, "
         "`jnp.bincount(length=)`, `jnp.pad`'s widths, FFT lengths, window lengths "
-        "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape and every `jax.random` "
-        "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py); and every other "
+        "(`jnp.hanning(M)`), `top_k`'s `k`, `jax.image.resize`'s shape, `lax.scan`'s `length`, "
+        "`lax.pad`'s padding, the `k` of `jnp.diagflat`/`triu_indices_from`, the slice bounds of "
+        "`jnp.r_[0:n]`/`c_`/`mgrid`/`ogrid`, and every `jax.random` "
+        "sampler's shape (the table is `MORE_SIZE_ARGS` in jaxlint/model/apis.py); a size computed "
+        "under `jit` from a concrete JAX array (`self._n + 1` of `self._n = jnp.asarray(n)`: the "
+        "operation is staged, a tracer) counts as traced; and every other "
         "argument JAX's functions turn into a Python value (`lax.integer_pow`'s `y`, "
         "`lax.reduce_precision`'s bits, `jnp.roll`/`jnp.concatenate`/`jnp.take`'s `axis`, "
         "`jnp.repeat`'s `axis`...), with the error JAX raises for each (the table is "
@@ -1368,6 +1372,10 @@ class TracerConversion(Rule):
     def _check_shape(self, shape: cst.BaseExpression, call: cst.Call, where: str, error: Optional[str] = None) -> bool:
         ctx = self.ctx
         parts = [el.value for el in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
+        # one level of nesting: `lax.pad(x, 0, [(n, 0, 0)])`'s padding triples
+        parts = [q.value for p in parts for q in p.elements] + parts \
+            if any(isinstance(p, (cst.Tuple, cst.List)) for p in parts) else parts
+        parts = [p for p in parts if not isinstance(p, (cst.Tuple, cst.List))]
         for p in parts:
             if ctx.is_traced(p):
                 v = ctx.value(p)
@@ -1382,6 +1390,10 @@ class TracerConversion(Rule):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
+        built = ctx.qualname(node.value) if ctx.in_traced else None
+        if built in apis.INDEX_BUILDERS:
+            self._index_builder(node, built)
+            return
         base = ctx.value(node.value)
         if base.kind == V.ARRAY or base.traced:
             for el in node.slice:
@@ -1414,6 +1426,26 @@ class TracerConversion(Rule):
                 f"TracerIntegerConversionError: {ctx.describe_origin(v)}. Make it an array "
                 f"(`jnp.asarray(...)[i]`) or use `jax.lax.switch`{ctx.static_hint(v)}",
             )
+
+    def _index_builder(self, node: cst.Subscript, q: str) -> None:
+        """`jnp.r_[0:n]`, `jnp.mgrid[0:3, 0:n]` with a traced bound or step: the slice gives
+        the length of the array built, which must be static."""
+        ctx = self.ctx
+        for el in node.slice:
+            sl = el.slice
+            if not isinstance(sl, cst.Slice):
+                continue
+            for part in (sl.lower, sl.upper, sl.step):
+                if part is not None and ctx.is_traced(part):
+                    v = ctx.value(part)
+                    self.report(
+                        part,
+                        f"A slice bound of `{short(q)}[...]` is traced: {ctx.describe_origin(v)}; it "
+                        f"gives the length of the array `{short(q)}` builds, which must be static "
+                        f"(ConcretizationTypeError: Abstract tracer value encountered where concrete value "
+                        f"is expected). {_derive_or_static(ctx.static_hint(v))}",
+                    )
+                    return
 
     def _bound_to_mapping(self, e: cst.BaseExpression) -> bool:
         """Is ``e`` a name this function (or an enclosing one) binds to a dict or set?"""
