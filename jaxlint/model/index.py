@@ -62,32 +62,19 @@ class TransformSite:
 
 
 def _listed_functions(scope: Unit, fn: cst.BaseExpression) -> list:
-    """The names a loop variable given to a transformation goes through: ``clip`` of
-    ``for clip in (clip_v1, clip_v2):`` (or of a tuple/list bound once to a name, ``for clip
-    in CLIPS:``), the variable bound by nothing else and every item a plain name; else []."""
-    if type(fn) is not cst.Name or scope.param(fn.value) is not None:
+    """The functions of a tuple/list bound once to the name ``fn`` (here or, unbound here,
+    in an enclosing scope) and given where a transformation takes a list of functions
+    (``BRANCHES = [f0, f1]`` ... ``lax.switch(i, BRANCHES, x)``); [] otherwise (a loop
+    variable: ``_loop_functions``)."""
+    if type(fn) is not cst.Name or scope.param(fn.value) is not None or fn.value in scope.loop_iters:
         return []
-    if fn.value in scope.bindings or fn.value not in scope.loop_iters:
-        # `BRANCHES = [f0, f1]` (here or, unbound here, at module level) given to lax.switch
-        holder = scope
-        while fn.value not in holder.bindings and holder.parent is not None and fn.value not in holder.assigned:
-            holder = holder.parent
-        bound = holder.bindings.get(fn.value)
-        if not bound or len(bound) != 1 or type(bound[0][1]) not in (cst.List, cst.Tuple):
-            return []
-        return _plain_items([bound[0][1]])
-    iters = scope.loop_iters.get(fn.value)
-    if not iters:
+    holder = scope
+    while fn.value not in holder.bindings and holder.parent is not None and fn.value not in holder.assigned:
+        holder = holder.parent
+    bound = holder.bindings.get(fn.value)
+    if not bound or len(bound) != 1 or type(bound[0][1]) not in (cst.List, cst.Tuple):
         return []
-    seqs = []
-    for it in iters:
-        if type(it) is cst.Name:
-            bound = scope.bindings.get(it.value)
-            if not bound or len(bound) != 1 or bound[0][1] is None:
-                return []
-            it = bound[0][1]
-        seqs.append(it)
-    return _plain_items(seqs)
+    return _plain_items([bound[0][1]])
 
 
 def _plain_items(seqs: list) -> list:
@@ -1790,9 +1777,9 @@ class Indexer:
                 return
         if unit is None:
             fn = site.fn_expr
-            listed = _listed_functions(site.scope, fn)
+            listed = _listed_functions(site.scope, fn) if site.transform.fn_list_args else []
             if listed:
-                # `for clip in (clip_v1, clip_v2): jax.jit(clip)(x)`: each function listed
+                # `lax.switch(i, BRANCHES, x)`: each function of the list bound to that name
                 for el in listed:
                     self._apply_site(TransformSite(site.transform, site.qualname, site.call, el, site.scope,
                                                    seq=site.seq), depth + 1)
