@@ -8,14 +8,16 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
+from jaxlint.model import leaf_kinds as LK
+from jaxlint.model.checkified import branch_wrappings, wrapping
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, positional_args, string_value
 
 
-# a structure: ("leaf",), ("none",), ("tuple", [children]), ("list", [children]),
+# a structure: ("leaf", kind, shape, python, code), ("none",), ("tuple", [children]), ("list", [children]),
 # ("dict", (keys...), [children]); None when it cannot be known from the syntax
 Struct = Optional[tuple]
-_LEAF = ("leaf",)
+_LEAF = ("leaf", None, None, False, "")
 _NONE = ("none",)
 # jax.numpy / lax functions that always return one array
 _ONE_ARRAY = frozenset(
@@ -35,9 +37,25 @@ def _is_number(e: cst.BaseExpression) -> bool:
     return isinstance(e, cst.UnaryOperation) and isinstance(e.expression, (cst.Integer, cst.Float))
 
 
+def _holds(s: Struct, var: tuple) -> bool:
+    """Does the container structure ``s`` hold the operand ``var`` somewhere inside?"""
+    if s is None or s[0] in ("leaf", "none", "var"):
+        return False
+    kids = s[2] if s[0] == "dict" else s[1]
+    return any(k == var or _holds(k, var) for k in kids)
+
+
 def _differ(a: Struct, b: Struct) -> bool:
     if a is None or b is None:
         return False
+    if a[0] == "var" or b[0] == "var":
+        # an operand of unknown structure (`x`) against a container that holds it
+        # (`(x, x)`, `dict(a=x)`): a pytree never has the structure of a container
+        # holding it (it has fewer nodes); against anything else it may be equal
+        if a == b:
+            return False
+        var, other = (a, b) if a[0] == "var" else (b, a)
+        return _holds(other, var)
     if a[0] != b[0]:
         return True
     if a[0] in ("tuple", "list"):
@@ -51,18 +69,74 @@ def _differ(a: Struct, b: Struct) -> bool:
     return False
 
 
-def _describe(s: tuple) -> str:
+def _plain(s: Struct) -> Struct:
+    """The structure without the code of its leaves (to compare two `return`s)."""
+    if s is None or s[0] in ("none", "var"):
+        return s
+    if s[0] == "leaf":
+        return s[:4]
+    if s[0] == "dict":
+        return ("dict", s[1], tuple(_plain(c) for c in s[2]))
+    return (s[0], tuple(_plain(c) for c in s[1]))
+
+
+def _type_clash(a: Struct, b: Struct) -> Optional[tuple]:
+    """Two structures alike whose leaves at one place differ in kind or static shape:
+    that pair of leaves."""
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    if a[0] == "leaf":
+        if LK.disjoint(a[1], b[1]) or (a[2] is not None and b[2] is not None and a[2] != b[2]):
+            return a, b
+        return None
+    if a[0] in ("tuple", "list"):
+        pairs = zip(a[1], b[1])
+    elif a[0] == "dict":
+        pairs = zip(a[2], b[2])
+    else:
+        return None
+    for x, y in pairs:
+        found = _type_clash(x, y)
+        if found is not None:
+            return found
+    return None
+
+
+def _leaf_text(s: tuple) -> str:
+    return LK.describe(s[1], s[2], s[3]) + (f" `{s[4]}`" if s[4] else "")
+
+
+def _forget(s: Struct) -> Struct:
+    """The structure with its operands of unknown structure unknown."""
+    if s is None or s[0] in ("leaf", "none"):
+        return s
+    if s[0] == "var":
+        return None
+    if s[0] == "dict":
+        return ("dict", s[1], tuple(_forget(c) for c in s[2]))
+    return (s[0], tuple(_forget(c) for c in s[1]))
+
+
+def _describe(s: tuple, vars: bool = False) -> str:
     kind = s[0]
     if kind == "leaf":
         return "a single array"
     if kind == "none":
         return "None"
+    if kind == "var":
+        return f"its operand `{s[2]}`"
     if kind in ("tuple", "list"):
-        inner = ", ".join("unknown" if c is None else _describe(c) for c in s[1])
-        return f"a {kind} of {len(s[1])}" + (f" ({inner})" if any(c is not None and c != _LEAF for c in s[1]) else "")
+        inner = ", ".join("unknown" if c is None else _describe(c, vars) for c in s[1])
+        return f"a {kind} of {len(s[1])}" + (f" ({inner})" if any(_shown(c, vars) for c in s[1]) else "")
     if not s[1]:
         return "an empty dict"
-    return "a dict with keys " + ", ".join(repr(k) for k in s[1])
+    inner = ", ".join(f"{k!r}: " + ("unknown" if c is None else _describe(c, vars)) for k, c in zip(s[1], s[2]))
+    return "a dict with keys " + ", ".join(repr(k) for k in s[1]) + (
+        f" ({inner})" if any(_shown(c, vars) for c in s[2]) else "")
+
+
+def _shown(c: Struct, vars: bool) -> bool:
+    return c is not None and c[0] != "leaf" and (vars or c[0] != "var")
 
 
 class CondBranchStructure(Rule):
@@ -259,9 +333,14 @@ class CondBranchStructure(Rule):
             fns = [pos[1].value, pos[2].value]
             labels = ["the true branch", "the false branch"]
             what = "cond"
+            ws = [wrapping(ctx, f) for f in fns]
+            if self._checkified(node, what, None if None in ws else ws):  # type: ignore[arg-type]
+                return
             operands = pos[3:]
         elif q == "jax.lax.switch":
             pos = positional_args(node)
+            if len(pos) >= 2 and self._checkified(node, "switch", branch_wrappings(ctx, pos[1].value)):
+                return
             if len(pos) < 2 or not isinstance(pos[1].value, (cst.List, cst.Tuple)):
                 return
             fns = [el.value for el in pos[1].value.elements if not isinstance(el, cst.StarredElement)]
@@ -285,17 +364,54 @@ class CondBranchStructure(Rule):
                 first = i
                 continue
             if _differ(structs[first], s):
+                # different only through an operand (`x` against `(x, x)`): shown, at the call
+                by_operand = not _differ(_forget(structs[first]), _forget(s))
                 self.report(
                     # a branch that returns its operand is wrong only with the operand
                     # passed here: the call is the place
-                    node if passed[first] or passed[i] else fns[i],
+                    node if passed[first] or passed[i] or by_operand else fns[i],
                     f"`lax.{what}` branches return different structures: {labels[first]} returns "
-                    f"{_describe(structs[first])}, {labels[i]} returns {_describe(s)}; JAX raises "
+                    f"{_describe(structs[first], by_operand)}, {labels[i]} returns "
+                    f"{_describe(s, by_operand)}; JAX raises "
                     f"TypeError: {what} branch outputs must have the same pytree structure, but "
                     f"they differ. Make every branch return the same tuple/list/dict layout "
                     f"(fill unused slots with zeros)",
                 )
                 return
+            clash = _type_clash(structs[first], s)
+            if clash is not None:
+                a, b = clash
+                self.report(
+                    node if passed[first] or passed[i] else fns[i],
+                    f"`lax.{what}` branches return different types: {labels[first]} returns "
+                    f"{_leaf_text(a)} where {labels[i]} returns {_leaf_text(b)}; JAX raises "
+                    f"TypeError: {what} branches must have equal output types but they differ. "
+                    f"Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal "
+                    f"of the same kind)",
+                )
+                return
+
+    def _checkified(self, node: cst.Call, what: str, ws: Optional[list]) -> bool:
+        """Branches that are different `checkify.checkify` wrappings, one of them running
+        a check: their Error outputs differ in structure (model/checkified.py)."""
+        if not ws:
+            return False
+        for i, (ident, checks) in enumerate(ws):
+            for j in range(i):
+                if ws[j][0] != ident and (checks or ws[j][1]):
+                    names = (["the true branch", "the false branch"] if what == "cond"
+                             else [f"branch {k}" for k in range(len(ws))])
+                    self.report(
+                        node,
+                        f"`lax.{what}` branches are separate `checkify.checkify` wrappings "
+                        f"({names[j]} and {names[i]}) that run checks: each returns an Error "
+                        f"whose pytree carries its own wrapping's checks, so the outputs differ; "
+                        f"JAX raises TypeError: {what} branch outputs must have the same pytree "
+                        f"structure, but they differ. Give `lax.{what}` plain branches and "
+                        f"checkify the function that calls it",
+                    )
+                    return True
+        return False
 
     def _unit(self, e: cst.BaseExpression) -> Optional[Unit]:
         ctx = self.ctx
@@ -318,7 +434,8 @@ class CondBranchStructure(Rule):
         self._used_operand = False
         params = unit.positional()
         if operands is not None and len(operands) == len(params) == len(unit.params):
-            self._given = {p.name: e for p, e in zip(params, operands) if p.name not in unit.assigned}
+            self._given = {p.name: (i, e) for i, (p, e) in enumerate(zip(params, operands))
+                           if p.name not in unit.assigned}
         if isinstance(node, cst.Lambda):
             return self._struct(node.body)
         if not isinstance(node, cst.FunctionDef) or unit.is_generator or node.decorators:
@@ -334,7 +451,7 @@ class CondBranchStructure(Rule):
             return _NONE
         structs = [self._struct(r.value) if r.value is not None else _NONE for r in returns]
         s0 = structs[0]
-        if s0 is None or any(s != s0 for s in structs[1:]):
+        if s0 is None or any(_plain(s) != _plain(s0) for s in structs[1:]):
             return None
         return s0
 
@@ -363,25 +480,34 @@ class CondBranchStructure(Rule):
             if e.value == "None":
                 return _NONE
             if e.value in ("True", "False"):
-                return _LEAF
+                return self._leaf(e, "bool", (), True)
             given = self._given.pop(e.value, None)  # (once: the operand is not a branch's body)
             if given is not None:
-                found = self._struct(given)
-                self._used_operand = self._used_operand or found is not None
+                found = self._struct(given[1])
+                if found is None:
+                    # its structure unknown: the operand itself, equal only to itself
+                    found = ("var", given[0], self.ctx.code(given[1]))
+                else:
+                    self._used_operand = True
                 self._given[e.value] = given
                 return found
             return None
         if _is_number(e):
-            return _LEAF
+            return self._leaf(e, LK.literal_kind(e), (), True)
         if t is cst.UnaryOperation and isinstance(e.operator, (cst.Minus, cst.BitInvert)):
             return _LEAF
+        if t is cst.Comparison:
+            # `x > 0`, `a == b`: a bool (array) whatever the operands
+            return self._leaf(e, "bool", None, False)
         if t is cst.BinaryOperation:
             op = e.operator
-            if isinstance(op, (cst.Subtract, cst.Divide, cst.Power, cst.MatrixMultiply, cst.FloorDivide)):
+            floats = isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float)
+            if isinstance(op, cst.Divide) or (floats and isinstance(op, (cst.Add, cst.Subtract, cst.Multiply))):
+                # true division, arithmetic with a float literal: float (or complex)
+                return self._leaf(e, "inexact", None, False)
+            if isinstance(op, (cst.Subtract, cst.Power, cst.MatrixMultiply, cst.FloorDivide)):
                 return _LEAF
             if isinstance(op, cst.Add) and (_is_number(e.left) or _is_number(e.right)):
-                return _LEAF
-            if isinstance(op, cst.Multiply) and (isinstance(e.left, cst.Float) or isinstance(e.right, cst.Float)):
                 return _LEAF
             return None
         if t is cst.Call and self.ctx.builtin_name(e.func) == "dict" and all(
@@ -390,9 +516,16 @@ class CondBranchStructure(Rule):
             kids = sorted((a.keyword.value, self._struct(a.value)) for a in e.args)  # type: ignore[union-attr]
             return ("dict", tuple(k for k, _ in kids), tuple(v for _, v in kids))
         if t is cst.Call:
+            made = LK.constructed(self.ctx, e)
+            if made is not None:
+                return self._leaf(e, made[0], made[1], False)
             q = self.ctx.qualname(e.func)
             if q in _ONE_ARRAY:
                 return _LEAF
             if q == "jax.numpy.where" and len(e.args) == 3:
                 return _LEAF
         return None
+
+    def _leaf(self, e: cst.BaseExpression, kind: Optional[str], shape: Optional[tuple], python: bool) -> tuple:
+        code = self.ctx.code(e)
+        return ("leaf", kind, shape, python, code if len(code) <= 40 else "")
