@@ -158,8 +158,17 @@ class CondBranchStructure(Rule):
         "arithmetic result against a tuple; `dict(a=..., b=...)` and `dict()` are dicts. A branch "
         "that returns its parameter (`lambda x: x`, `def keep(s): return s`) returns the "
         "operand given to `lax.cond`/`lax.switch`, whose display is compared (reported at the "
-        "call). A branch returning another plain name, a call or anything whose structure is "
-        "not visible is never compared."
+        "call); an operand whose structure is not visible is equal only to itself, so `lambda "
+        "v: v` against `lambda v: (v, v)` differs whatever `v` is. Leaves are compared by "
+        "dtype kind and literal shape where the syntax shows them (a Python `0` against "
+        "`1.0` or `x / 2`, `jnp.zeros(3)` against `0.0`, `jnp.ones(s, dtype=jnp.int32)` "
+        "against `jnp.zeros(s)`); widths never (a weak `0.0` takes a `float32` array's). "
+        "Branches that are separate `checkify.checkify` wrappings running a check "
+        "(`[make_branch(i) for i in range(3)]` of a factory that returns one, two "
+        "`checkify.checkify(...)` calls) return Errors of different structures. Branches may "
+        "be given by keyword (`true_fun=`, `branches=`, `operand=`) or, for `lax.switch`, "
+        "through a name bound once to a list. A branch returning another plain name, a call "
+        "or anything whose structure is not visible is never compared."
     )
     why_bad = (
         "Both branches are traced, and they must produce the same pytree structure, shapes and "
@@ -245,6 +254,49 @@ class CondBranchStructure(Rule):
             print(jax.jit(step)(jnp.int32(3), 1.0, 2.0))
             """
         ),
+        # twins: an operand against arithmetic on it, a weak Python scalar against an array of
+        # its kind and shape (), one checkify wrapping given twice, wrappings with no check,
+        # checkify around the function that calls lax.switch
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+            from jax.experimental import checkify
+
+
+            def positive(x):
+                checkify.check(jnp.all(x > 0), "x must be positive")
+                return x
+
+
+            def plain(x):
+                return -x
+
+
+            checked = checkify.checkify(positive)
+
+
+            def step(p, i, x):
+                a = lax.cond(p, lambda v: v, lambda v: v + 1.0, x)
+                b = lax.cond(p, lambda: 0.0, lambda: jnp.zeros(()))
+                c = lax.cond(p, lambda: 0, lambda: jnp.int32(1))
+                d = lax.cond(p, lambda: True, lambda: x.sum() > 0)
+                e = lax.switch(i, [lambda v: dict(a=v), lambda v: dict(a=v * 2.0)], x)
+                f = lax.cond(p, checked, checked, x)
+                g = lax.switch(i, [checkify.checkify(plain), checkify.checkify(lambda v: v)], x)
+                h = lax.cond(p, lambda: jnp.zeros(3), lambda: jnp.full(3, 0.0))
+                return a, b, c, d, e, f, g, h
+
+
+            def run(p, i, x):
+                return lax.switch(i, [positive, plain], x)
+
+
+            print(jax.jit(step)(True, 1, jnp.ones(3)))
+            print(checkify.checkify(jax.jit(run))(True, 1, jnp.ones(3))[1])
+            """
+        ),
     ]
 
     INVALID = [
@@ -318,6 +370,112 @@ class CondBranchStructure(Rule):
                 "`lax.cond` branches return different structures: the true branch returns a tuple of 2 (a single array, a dict with keys 'a', 'b'), the false branch returns a tuple of 2 (a single array, an empty dict); JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
             ],
         ),
+        # an operand of unknown structure against a container holding it (`v` vs `(v, v)`,
+        # `dict(a=v)` vs `dict(a=(v, v))`): never the same structure; `operand=` is the operand
+        Invalid(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def pair(s):
+                return s, s
+
+
+            def keep(s):
+                return s
+
+
+            def step(i, x):
+                out = lax.switch(i, [lambda v: dict(a=v), lambda v: dict(a=(v, v))], x)
+                same = lax.cond(i > 0, keep, pair, operand=x)
+                return out, same
+
+
+            step(0, jnp.ones(3))
+            """,
+            expected=[(14, 11), (15, 12)],
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a dict with keys 'a' ('a': its operand `x`), branch 1 returns a dict with keys 'a' ('a': a tuple of 2 (its operand `x`, its operand `x`)); JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+                "`lax.cond` branches return different structures: the true branch returns its operand `x`, the false branch returns a tuple of 2 (its operand `x`, its operand `x`); JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+        # separate checkify.checkify wrappings that run checks (a factory in a comprehension,
+        # two checkify.checkify calls): their Error outputs differ in structure
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.experimental import checkify
+
+
+            def make_branch(i):
+                @checkify.checkify
+                def branch(x):
+                    checkify.check(jnp.all(x > i), "x must exceed the index")
+                    return x * i
+                return branch
+
+
+            def positive(x):
+                checkify.check(jnp.all(x > 0), "x must be positive")
+                return x
+
+
+            def negate(x):
+                return -x
+
+
+            def apply(index, x):
+                err, out = jax.lax.switch(index, [make_branch(i) for i in range(3)], x)
+                err2, out2 = jax.lax.cond(index > 0, checkify.checkify(positive), checkify.checkify(negate), x)
+                return out, out2
+
+
+            apply(1, jnp.ones(3))
+            """,
+            expected=[(24, 16), (25, 18)],
+            messages=[
+                "`lax.switch` branches are separate `checkify.checkify` wrappings (branch 0 and branch 1) that run checks: each returns an Error whose pytree carries its own wrapping's checks, so the outputs differ; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Give `lax.switch` plain branches and checkify the function that calls it",
+                "`lax.cond` branches are separate `checkify.checkify` wrappings (the true branch and the false branch) that run checks: each returns an Error whose pytree carries its own wrapping's checks, so the outputs differ; JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Give `lax.cond` plain branches and checkify the function that calls it",
+            ],
+        ),
+        # equal structures, leaves of different kinds or literal shapes: a Python int against a
+        # Python float or a true division, a (3,) array against a scalar, float against int32
+        Invalid(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            from jax import lax
+
+
+            def zeros_out(x):
+                return jnp.zeros(3)
+
+
+            def no_change(x):
+                return 0.0
+
+
+            def count(p, i, x):
+                n = lax.cond(p, lambda: 0, lambda: 1.0)
+                branches = [lambda v: (v, 0), lambda v: (v, v / 2)]
+                m = lax.switch(i, branches, x)
+                o = lax.cond(p, zeros_out, no_change, x)
+                q = lax.cond(p, lambda: jnp.zeros((2, 3)), lambda: jnp.ones((2, 3), dtype=np.int32))
+                return n, m, o, q
+
+
+            count(True, 0, jnp.ones(3))
+            """,
+            expected=[(15, 32), (16, 35), (18, 32), (19, 48)],
+            messages=[
+                "`lax.cond` branches return different types: the true branch returns a Python int `0` where the false branch returns a Python float `1.0`; JAX raises TypeError: cond branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
+                "`lax.switch` branches return different types: branch 0 returns a Python int `0` where branch 1 returns a float or complex array `v / 2`; JAX raises TypeError: switch branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
+                "`lax.cond` branches return different types: the true branch returns a float array of shape (3,) `jnp.zeros(3)` where the false branch returns a Python float `0.0`; JAX raises TypeError: cond branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
+                "`lax.cond` branches return different types: the true branch returns a float array of shape (2, 3) `jnp.zeros((2, 3))` where the false branch returns an int array of shape (2, 3) `jnp.ones((2, 3), dtype=np.int32)`; JAX raises TypeError: cond branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
+            ],
+        ),
     ]
 
     _given: dict = {}
@@ -326,32 +484,45 @@ class CondBranchStructure(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
+        if q not in ("jax.lax.cond", "jax.lax.switch"):
+            return
+        pos = [a.value for a in positional_args(node)]
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args):
+            return
         if q == "jax.lax.cond":
-            pos = positional_args(node)
+            # lax.cond(pred, true_fun, false_fun, *operands, operand=...)
+            for i, name in ((1, "true_fun"), (2, "false_fun")):
+                if len(pos) == i and name in kw:
+                    pos.append(kw.pop(name))
             if len(pos) < 3:
                 return
-            fns = [pos[1].value, pos[2].value]
+            fns = [pos[1], pos[2]]
             labels = ["the true branch", "the false branch"]
             what = "cond"
             ws = [wrapping(ctx, f) for f in fns]
             if self._checkified(node, what, None if None in ws else ws):  # type: ignore[arg-type]
                 return
-            operands = pos[3:]
-        elif q == "jax.lax.switch":
-            pos = positional_args(node)
-            if len(pos) >= 2 and self._checkified(node, "switch", branch_wrappings(ctx, pos[1].value)):
+        else:
+            # lax.switch(index, branches, *operands, operand=...)
+            if len(pos) == 1 and "branches" in kw:
+                pos.append(kw.pop("branches"))
+            if len(pos) < 2:
                 return
-            if len(pos) < 2 or not isinstance(pos[1].value, (cst.List, cst.Tuple)):
+            branches = self._display(pos[1])
+            if self._checkified(node, "switch", branch_wrappings(ctx, branches)):
                 return
-            fns = [el.value for el in pos[1].value.elements if not isinstance(el, cst.StarredElement)]
-            if len(fns) != len(pos[1].value.elements):
+            if not isinstance(branches, (cst.List, cst.Tuple)):
+                return
+            fns = [el.value for el in branches.elements if not isinstance(el, cst.StarredElement)]
+            if len(fns) != len(branches.elements):
                 return
             labels = [f"branch {i}" for i in range(len(fns))]
             what = "switch"
-            operands = pos[2:]
-        else:
-            return
-        given = None if any(a.star or a.keyword is not None for a in node.args) else [a.value for a in operands]
+        operands = pos[3:] if what == "cond" else pos[2:]
+        if "operand" in kw and not operands:
+            operands = [kw.pop("operand")]
+        given = None if kw else operands
         structs, passed = [], []
         for f in fns:
             structs.append(self._returns(self._unit(f), given))
@@ -412,6 +583,20 @@ class CondBranchStructure(Rule):
                     )
                     return True
         return False
+
+    def _display(self, e: cst.BaseExpression) -> cst.BaseExpression:
+        """A name bound once, to a list/tuple display (`branches = [f, g]`): that display."""
+        if not isinstance(e, cst.Name):
+            return e
+        u: Optional[Unit] = self.ctx.unit
+        while u is not None:
+            entries = u.bindings.get(e.value)
+            if entries:
+                if len(entries) == 1 and isinstance(entries[0][1], (cst.List, cst.Tuple, cst.ListComp)):
+                    return entries[0][1]
+                return e
+            u = u.parent
+        return e
 
     def _unit(self, e: cst.BaseExpression) -> Optional[Unit]:
         ctx = self.ctx
