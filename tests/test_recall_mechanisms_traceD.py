@@ -11,6 +11,11 @@ transformations the model missed (branch traceD).
   body given as a bound method (``lax.while_loop(self._cond, self._body, (x, state))``)
   gets the carry too (recall case 437, jaxopt's LBFGS ``not flag | ~state.failed``);
   a static field of a ``flax.struct`` dataclass stays a Python value;
+* the builtins ``all``/``any``/``sorted`` and ``max``/``min`` of one iterable convert or
+  compare its elements as Python bools: a display of tracers (``all([x > 0, y > 0])``,
+  ``sorted([a, b])``), a name holding a list of tracers (``max(losses)``); ``min(i, 3)``
+  of a traced argument of unknown kind against a number (recall case 1510's spelling,
+  ``min(decay_steps, step)``);
 * ``checkify.checkify`` (called or as a decorator) and ``eqx.filter_make_jaxpr`` trace the
   function they are given.
 
@@ -245,4 +250,78 @@ def test_checkify_and_filter_make_jaxpr_trace(tmp_path, monkeypatch):
         ('JAX201', 'ck.py', 7, 8, 'Python `if` on a traced value: it depends on the traced argument `x` of `clip` (wrapped by jax.experimental.checkify.checkify); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`'),
         ('JAX201', 'ck.py', 14, 11, 'Python `while` on a traced value: it depends on the traced argument `x` of `scaled` (decorated with @jax.experimental.checkify.checkify); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`)'),
         ('JAX202', 'ck.py', 20, 12, '`int()` needs a concrete value, but its argument is traced: it depends on the traced argument `x` of `sizes` (wrapped by eqx.filter_make_jaxpr); this raises ConcretizationTypeError. Instead, keep it as an array (`x.astype(jnp.int32)`), or return it and convert outside the traced function'),
+    ]
+
+
+BUILTINS_INV = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def both_positive(x, y):
+    return all([x > 0, y > 0])
+
+
+@functools.partial(jax.vmap, in_axes=(0, 0))
+def ordered(a, b):
+    lo, hi = sorted([a, b])
+    return hi - lo
+
+
+def body(i, total):
+    step = min(i, 3)
+    return total + step
+
+
+def worst(x):
+    losses = [jnp.sum(x), jnp.max(x)]
+    return max(losses)
+
+
+ok = both_positive(jnp.float32(1), jnp.float32(2))
+pairs = ordered(jnp.ones(3), jnp.zeros(3))
+total = jax.lax.fori_loop(0, 5, body, 0)
+w = jax.jit(worst)(jnp.ones(3))
+"""
+
+BUILTINS_VALID = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def both_positive(x, y):
+    return all([x.ndim == 0, y.ndim == 0]) and jnp.all(jnp.stack([x > 0, y > 0]))
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def clipped(x, n):
+    k = min(n, 3)
+    dims = sorted(x.shape)
+    return x[:k] * max(len(dims), 1)
+
+
+def worst(x):
+    losses = [jnp.sum(x), jnp.max(x)]
+    return jnp.max(jnp.stack(losses))
+
+
+ok = both_positive(jnp.float32(1), jnp.float32(2))
+c = clipped(jnp.ones(5), 4)
+w = jax.jit(worst)(jnp.ones(3))
+"""
+
+
+def test_builtins_that_convert_elements(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"builtins_inv.py": BUILTINS_INV, "builtins_valid.py": BUILTINS_VALID})
+    assert found == [
+        ('JAX201', 'builtins_inv.py', 9, 12, '`all()` converts each element to a Python bool, but `x > 0` is traced: it depends on the traced argument `x` of `both_positive` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jnp.all(jnp.stack([...]))`; or, if `x` is a Python value, mark it static (static_argnums=0)'),
+        ('JAX201', 'builtins_inv.py', 14, 14, '`sorted()` compares its elements as Python bools, but `a` is traced: it depends on the traced argument `a` of `ordered` (wrapped by jax.vmap); this raises TracerBoolConversionError. Use `jnp.sort(jnp.stack([...]))`'),
+        ('JAX201', 'builtins_inv.py', 19, 12, '`min()` compares its arguments as Python bools, but `i` is traced: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop); this raises TracerBoolConversionError. Use `jnp.minimum`'),
+        ('JAX201', 'builtins_inv.py', 25, 12, '`max()` compares its arguments as Python bools, but `losses` is traced: it depends on the traced argument `x` of `worst` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jnp.max(jnp.stack(...))`'),
     ]

@@ -2160,6 +2160,9 @@ class TracedControlFlow(Rule):
         if isinstance(func, cst.Name) and func.value in ("max", "min"):
             self._builtin_max_min(node, func.value)
             return
+        if isinstance(func, cst.Name) and func.value in ("all", "any", "sorted"):
+            self._builtin_iterable(node, func.value)
+            return
         if not (isinstance(func, cst.Name) and func.value == "bool") or len(node.args) != 1:
             return
         if self.ctx.qualname(func) is not None:
@@ -2191,16 +2194,79 @@ class TracedControlFlow(Rule):
             f"transformation",
         )
 
+    def _iterable_tracer(self, e: cst.BaseExpression, least: int):
+        """(element expression, Value) of a traced array among the elements ``e`` hands
+        out when iterated, where there are at least ``least`` of them: a list/tuple/set
+        display, a comprehension or generator over anything, a traced array itself (its
+        rows), a name holding a list/tuple of tracers; else None."""
+        ctx = self.ctx
+        if isinstance(e, (cst.List, cst.Tuple, cst.Set)):
+            els = [el.value for el in e.elements if not isinstance(el, cst.StarredElement)]
+            if len(e.elements) < least:
+                return None
+            for x in els:
+                v = self._array_tracer(x)
+                if v is not None:
+                    return x, v
+            return None
+        if isinstance(e, (cst.GeneratorExp, cst.ListComp)) and least <= 1:
+            v = self._array_tracer(e.elt)
+            return (e.elt, v) if v is not None else None
+        v = self._array_tracer(e)
+        if v is not None and least <= 1:
+            return e, v
+        held = ctx.value(e)
+        if held.kind in (V.LIST, V.TUPLE) and held.elements is not None and len(held.elements) >= least:
+            for el in held.elements:
+                if el.kind == V.ARRAY and el.traced:
+                    return e, el
+        return None
+
+    def _builtin_iterable(self, node: cst.Call, name: str) -> None:
+        """``all([x > 0, y > 0])``, ``any(v > 0 for v in xs)``, ``sorted([a, b])``: the
+        builtin converts each element (compares two of them) as a Python bool, which a
+        traced array cannot give (jax 0.10.2: TracerBoolConversionError under jit)."""
+        if self.ctx.builtin_name(node.func) != name or len(node.args) != 1 \
+                or node.args[0].star or node.args[0].keyword is not None:
+            return
+        found = self._iterable_tracer(node.args[0].value, 1 if name in ("all", "any") else 2)
+        if found is None:
+            return
+        e, v = found
+        alt = {"all": "`jnp.all(jnp.stack([...]))`", "any": "`jnp.any(jnp.stack([...]))`",
+               "sorted": "`jnp.sort(jnp.stack([...]))`"}[name]
+        what = "converts each element to a Python bool" if name != "sorted" else "compares its elements as Python bools"
+        self.report(
+            node,
+            f"`{name}()` {what}, but `{self.ctx.code(e).strip()}` is traced: "
+            f"{self.ctx.describe_origin(v)}; this raises TracerBoolConversionError. Use {alt}"
+            f"{self.ctx.static_hint(v)}",
+        )
+
     def _builtin_max_min(self, node: cst.Call, name: str) -> None:
         """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``
         and converts the result to a Python bool, which a traced array cannot give."""
         if self.ctx.builtin_name(node.func) != name:
             return
         args = node.args
+        if len(args) == 1 and not args[0].star and args[0].keyword is None:
+            # `max([a, b])`, `min(losses)` of a list of tracers: the same comparisons
+            found = self._iterable_tracer(args[0].value, 2)
+            if found is not None:
+                alt = "jnp.max(jnp.stack(...))" if name == "max" else "jnp.min(jnp.stack(...))"
+                self.report(
+                    node,
+                    f"`{name}()` compares its arguments as Python bools, but `{self.ctx.code(found[0]).strip()}` "
+                    f"is traced: {self.ctx.describe_origin(found[1])}; this raises TracerBoolConversionError. "
+                    f"Use `{alt}`{self.ctx.static_hint(found[1])}",
+                )
+            return
         if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
             return
+        numbers = any(self._numbers(cst.Tuple([cst.Element(a.value)])) for a in args)
         for a in args:
-            v = self._array_tracer(a.value)
+            # an argument of unknown kind compared with a number literal is a scalar
+            v = self._scalar_tracer(a.value) if numbers else self._array_tracer(a.value)
             if v is not None:
                 alt = "jnp.maximum" if name == "max" else "jnp.minimum"
                 self.report(
