@@ -29,7 +29,7 @@ class TracedControlFlow(Rule):
     caught_by = apis.TRACER_BOOL_CATCHERS
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
-    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
+    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()`/`all()`/`any()` on a traced value"
     severity = Severity.ERROR
     seed = (
         "The Sharp Bits § Control Flow (seed 000); FAQ § Abstract tracer value encountered "
@@ -43,7 +43,7 @@ class TracedControlFlow(Rule):
         "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules, or a project's "
         "decorator that does so (`@compiled` with `def compiled(fn): return jax.jit(fn)`, also "
         "through `functools.wraps`); a function run through `partial(f, 2)(x)`; equinox's "
-        "`filter_jit`/`filter_vmap` and haliax's `named_jit`/`filter_jit`, whose arguments are "
+        "`filter_jit`/`filter_vmap`, `checkify.checkify`, and haliax's `named_jit`/`filter_jit`, whose arguments are "
         "traced where a call passes an array (haliax is not read: its documented API, "
         "`eqx.filter_jit` with named axes, is assumed; another library's jit wrapper is not "
         "known, and what it wraps is not taken as traced); and a numpyro model "
@@ -51,7 +51,10 @@ class TracedControlFlow(Rule):
         "without `obs` are tracers there), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
-        "`max(a, b)`/`min(a, b)` (they compare their arguments), a chained comparison "
+        "`max(a, b)`/`min(a, b)` (they compare their arguments; an argument of unknown kind "
+        "against a number literal, `min(i, 3)`, is a scalar), `all`/`any` of a display, "
+        "comprehension or list holding tracers (`all([x > 0, y > 0])`: each element is "
+        "converted) and `sorted`/`max`/`min` of one such list of two or more, a chained comparison "
         "(`500 < w <= 600` is `(500 < w) and (w <= 600)`) and `in` (`i in (0, 9)` converts each "
         "`i == 0`; `q in labels` asks a traced array for a bool), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
