@@ -31,6 +31,12 @@ _ONE_ARRAY = frozenset(
 ) | frozenset("jax.lax." + n for n in ("add", "mul", "sub", "div", "neg", "exp", "log", "full", "select"))
 
 
+# haiku's and flax nnx's cond/switch run lax's (haiku 0.0.16, flax 0.12.8: the same
+# "cond branch outputs must have the same pytree structure" TypeError)
+_SAME_AS_LAX = {"haiku.cond": "jax.lax.cond", "haiku.switch": "jax.lax.switch",
+                "flax.nnx.cond": "jax.lax.cond", "flax.nnx.switch": "jax.lax.switch"}
+
+
 def _is_number(e: cst.BaseExpression) -> bool:
     if isinstance(e, (cst.Integer, cst.Float, cst.Imaginary)):
         return True
@@ -150,7 +156,7 @@ class CondBranchStructure(Rule):
         "The Sharp Bits § Control Flow, lax.cond (seed 000)"
     )
     what_it_does = (
-        "At `lax.cond(pred, true_fun, false_fun, ...)` and `lax.switch(i, [f0, f1, ...], ...)` "
+        "At `lax.cond(pred, true_fun, false_fun, ...)` (and flax nnx's and haiku's `cond`/`switch`) and `lax.switch(i, [f0, f1, ...], ...)` "
         "where the branches are lambdas or functions of this file, compares what the branches "
         "return, and flags a mismatch only when the structure is certain from the syntax: "
         "tuple/list displays of different lengths, a tuple against a list, a dict against "
@@ -166,7 +172,8 @@ class CondBranchStructure(Rule):
         "Branches that are separate `checkify.checkify` wrappings running a check "
         "(`[make_branch(i) for i in range(3)]` of a factory that returns one, two "
         "`checkify.checkify(...)` calls) return Errors of different structures. Branches may "
-        "be given by keyword (`true_fun=`, `branches=`, `operand=`) or, for `lax.switch`, "
+        "be given by keyword (`true_fun=`, `branches=`, `operand=`), as `functools.partial(f, "
+        "a)` of a def of this file, or, for `lax.switch`, "
         "through a name bound once to a list. A branch returning another plain name, a call "
         "or anything whose structure is not visible is never compared."
     )
@@ -476,14 +483,71 @@ class CondBranchStructure(Rule):
                 "`lax.cond` branches return different types: the true branch returns a float array of shape (2, 3) `jnp.zeros((2, 3))` where the false branch returns an int array of shape (2, 3) `jnp.ones((2, 3), dtype=np.int32)`; JAX raises TypeError: cond branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
             ],
         ),
+        # branches as functools.partial of a def of this file: its first parameters bound,
+        # the operands given to the rest (the cond of `scaled` against a lambda of the
+        # same layout stays silent)
+        Invalid(
+            """
+            import functools
+
+            import jax.numpy as jnp
+            from jax import lax
+
+
+            def scaled(factor, x):
+                return x * factor, x
+
+
+            def shifted(offset, x):
+                return x - offset
+
+
+            def step(i, x):
+                a = lax.switch(i, [functools.partial(scaled, 2.0), functools.partial(shifted, 1.0)], x)
+                b = lax.cond(i > 0, functools.partial(scaled, 2.0), lambda v: (v, v), x)
+                return a, b
+
+
+            step(0, jnp.ones(3))
+            """,
+            expected=[(16, 56)],
+            messages=[
+                "`lax.switch` branches return different structures: branch 0 returns a tuple of 2, branch 1 returns a single array; JAX raises TypeError: switch branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+            ],
+        ),
+        # flax nnx's and haiku's cond/switch run lax's: the same checks, named as written
+        Invalid(
+            """
+            import flax.nnx as nnx
+            import haiku as hk
+            import jax.numpy as jnp
+
+
+            def f(p, x):
+                return nnx.cond(p, lambda v: v, lambda v: (v, v), x)
+
+
+            def g(x):
+                return hk.switch(0, [lambda u: 0, lambda u: 1.0], x)
+            """,
+            expected=[(7, 12), (11, 39)],
+            messages=[
+                "`nnx.cond` branches return different structures: the true branch returns its operand `x`, the false branch returns a tuple of 2 (its operand `x`, its operand `x`); JAX raises TypeError: cond branch outputs must have the same pytree structure, but they differ. Make every branch return the same tuple/list/dict layout (fill unused slots with zeros)",
+                "`hk.switch` branches return different types: branch 0 returns a Python int `0` where branch 1 returns a Python float `1.0`; JAX raises TypeError: switch branches must have equal output types but they differ. Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal of the same kind)",
+            ],
+        ),
     ]
 
     _given: dict = {}
     _used_operand = False
+    _shown = "lax.cond"
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         q = ctx.qualname(node.func)
+        self._shown = {"haiku.cond": "hk.cond", "haiku.switch": "hk.switch", "flax.nnx.cond": "nnx.cond",
+                       "flax.nnx.switch": "nnx.switch"}.get(q or "", "lax." + (q or "").rsplit(".", 1)[-1])
+        q = _SAME_AS_LAX.get(q, q)
         if q not in ("jax.lax.cond", "jax.lax.switch"):
             return
         pos = [a.value for a in positional_args(node)]
@@ -525,7 +589,13 @@ class CondBranchStructure(Rule):
         given = None if kw else operands
         structs, passed = [], []
         for f in fns:
-            structs.append(self._returns(self._unit(f), given))
+            bound = self._partial(f)
+            if bound is not None:
+                # `functools.partial(f, a)`: `f` with its first parameters given
+                unit, k = bound
+                structs.append(self._returns(unit, given, k))
+            else:
+                structs.append(self._returns(self._unit(f), given))
             passed.append(self._used_operand)
         first = None
         for i, s in enumerate(structs):
@@ -541,7 +611,7 @@ class CondBranchStructure(Rule):
                     # a branch that returns its operand is wrong only with the operand
                     # passed here: the call is the place
                     node if passed[first] or passed[i] or by_operand else fns[i],
-                    f"`lax.{what}` branches return different structures: {labels[first]} returns "
+                    f"`{self._shown}` branches return different structures: {labels[first]} returns "
                     f"{_describe(structs[first], by_operand)}, {labels[i]} returns "
                     f"{_describe(s, by_operand)}; JAX raises "
                     f"TypeError: {what} branch outputs must have the same pytree structure, but "
@@ -554,7 +624,7 @@ class CondBranchStructure(Rule):
                 a, b = clash
                 self.report(
                     node if passed[first] or passed[i] else fns[i],
-                    f"`lax.{what}` branches return different types: {labels[first]} returns "
+                    f"`{self._shown}` branches return different types: {labels[first]} returns "
                     f"{_leaf_text(a)} where {labels[i]} returns {_leaf_text(b)}; JAX raises "
                     f"TypeError: {what} branches must have equal output types but they differ. "
                     f"Give both the same dtype and shape (`jnp.zeros_like`, `.astype`, a literal "
@@ -574,11 +644,11 @@ class CondBranchStructure(Rule):
                              else [f"branch {k}" for k in range(len(ws))])
                     self.report(
                         node,
-                        f"`lax.{what}` branches are separate `checkify.checkify` wrappings "
+                        f"`{self._shown}` branches are separate `checkify.checkify` wrappings "
                         f"({names[j]} and {names[i]}) that run checks: each returns an Error "
                         f"whose pytree carries its own wrapping's checks, so the outputs differ; "
                         f"JAX raises TypeError: {what} branch outputs must have the same pytree "
-                        f"structure, but they differ. Give `lax.{what}` plain branches and "
+                        f"structure, but they differ. Give `{self._shown}` plain branches and "
                         f"checkify the function that calls it",
                     )
                     return True
@@ -609,7 +679,19 @@ class CondBranchStructure(Rule):
                 return u
         return None
 
-    def _returns(self, unit: Optional[Unit], operands: Optional[list] = None) -> Struct:
+    def _partial(self, e: cst.BaseExpression) -> Optional[tuple[Unit, int]]:
+        """``functools.partial(f, a, b)`` of a function of this file, positional
+        arguments only: (its unit, how many leading parameters it binds)."""
+        if not isinstance(e, cst.Call) or self.ctx.qualname(e.func) != "functools.partial" or not e.args:
+            return None
+        if any(a.star or a.keyword is not None for a in e.args):
+            return None
+        unit = self._unit(e.args[0].value)
+        if unit is None or not isinstance(unit.node, cst.FunctionDef):
+            return None
+        return unit, len(e.args) - 1
+
+    def _returns(self, unit: Optional[Unit], operands: Optional[list] = None, n_bound: int = 0) -> Struct:
         if unit is None:
             return None
         node = unit.node
@@ -617,8 +699,8 @@ class CondBranchStructure(Rule):
         # returns the structure of the operand passed for that parameter
         self._given = {}
         self._used_operand = False
-        params = unit.positional()
-        if operands is not None and len(operands) == len(params) == len(unit.params):
+        params = unit.positional()[n_bound:]
+        if operands is not None and len(operands) == len(params) == len(unit.params) - n_bound:
             self._given = {p.name: (i, e) for i, (p, e) in enumerate(zip(params, operands))
                            if p.name not in unit.assigned}
         if isinstance(node, cst.Lambda):
