@@ -16,6 +16,8 @@ transformations the model missed (branch traceD).
   ``sorted([a, b])``), a name holding a list of tracers (``max(losses)``); ``min(i, 3)``
   of a traced argument of unknown kind against a number (recall case 1510's spelling,
   ``min(decay_steps, step)``);
+* flax nnx's ``fori_loop``/``while_loop`` (and ``cond``/``switch``/``eval_shape``/``pmap``/
+  ``shard_map``) trace their bodies: what JAX computes there is a tracer;
 * ``checkify.checkify`` (called or as a decorator) and ``eqx.filter_make_jaxpr`` trace the
   function they are given.
 
@@ -324,4 +326,48 @@ def test_builtins_that_convert_elements(tmp_path, monkeypatch):
         ('JAX201', 'builtins_inv.py', 14, 14, '`sorted()` compares its elements as Python bools, but `a` is traced: it depends on the traced argument `a` of `ordered` (wrapped by jax.vmap); this raises TracerBoolConversionError. Use `jnp.sort(jnp.stack([...]))`'),
         ('JAX201', 'builtins_inv.py', 19, 12, '`min()` compares its arguments as Python bools, but `i` is traced: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop); this raises TracerBoolConversionError. Use `jnp.minimum`'),
         ('JAX201', 'builtins_inv.py', 25, 12, '`max()` compares its arguments as Python bools, but `losses` is traced: it depends on the traced argument `x` of `worst` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jnp.max(jnp.stack(...))`'),
+    ]
+
+
+NNX_INV = """\
+import flax.nnx as nnx
+import jax.numpy as jnp
+
+
+def body(i, c):
+    if jnp.sum(c) > 3.0:
+        return c
+    return c + 1.0
+
+
+def keep_going(c):
+    while jnp.max(c) < 3.0:
+        c = c + 1.0
+    return True
+
+
+out = nnx.fori_loop(0, 3, body, jnp.ones(2))
+out2 = nnx.while_loop(keep_going, lambda c: c, jnp.ones(2))
+"""
+
+NNX_VALID = """\
+import flax.nnx as nnx
+import jax.numpy as jnp
+
+
+def body(i, c):
+    if c.ndim > 1:
+        return c.sum(axis=0)
+    return jnp.where(jnp.sum(c) > 3.0, c, c + 1.0)
+
+
+out = nnx.fori_loop(0, 3, body, jnp.ones(2))
+"""
+
+
+def test_nnx_loop_bodies_are_traced(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"nnx_inv.py": NNX_INV, "nnx_valid.py": NNX_VALID})
+    assert found == [
+        ('JAX201', 'nnx_inv.py', 6, 8, 'Python `if` on a traced value: it is computed by JAX inside `body` (a body passed to flax.nnx.fori_loop); this raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`'),
+        ('JAX201', 'nnx_inv.py', 12, 11, 'Python `while` on a traced value: it is computed by JAX inside `keep_going` (a body passed to flax.nnx.while_loop); this raises TracerBoolConversionError. Use `jax.lax.while_loop` (or `lax.fori_loop`)'),
     ]
