@@ -13,7 +13,7 @@ transformations the model missed (branch traceD).
   a static field of a ``flax.struct`` dataclass stays a Python value;
 * the builtins ``all``/``any``/``sorted`` and ``max``/``min`` of one iterable convert or
   compare its elements as Python bools: a display of tracers (``all([x > 0, y > 0])``,
-  ``sorted([a, b])``), a name holding a list of tracers (``max(losses)``); ``min(i, 3)``
+  ``sorted([a, b])``, ``any(v < 0 for v in (x, y))``), a name holding a list of tracers (``max(losses)``); ``min(i, 3)``
   of a traced argument of unknown kind against a number (recall case 1510's spelling,
   ``min(decay_steps, step)``);
 * flax nnx's ``fori_loop``/``while_loop`` (and ``cond``/``switch``/``eval_shape``/``pmap``/
@@ -287,6 +287,14 @@ ok = both_positive(jnp.float32(1), jnp.float32(2))
 pairs = ordered(jnp.ones(3), jnp.zeros(3))
 total = jax.lax.fori_loop(0, 5, body, 0)
 w = jax.jit(worst)(jnp.ones(3))
+
+
+@jax.jit
+def any_negative(x, y):
+    return any(v < 0 for v in (x, y))
+
+
+neg = any_negative(jnp.float32(1), jnp.float32(2))
 """
 
 BUILTINS_VALID = """\
@@ -316,6 +324,14 @@ def worst(x):
 ok = both_positive(jnp.float32(1), jnp.float32(2))
 c = clipped(jnp.ones(5), 4)
 w = jax.jit(worst)(jnp.ones(3))
+
+
+@jax.jit
+def any_empty(x, y):
+    return any(v is None for v in (x, y)) or any(d < 1 for d in x.shape)
+
+
+empty = any_empty(jnp.ones(3), jnp.float32(2))
 """
 
 
@@ -326,6 +342,7 @@ def test_builtins_that_convert_elements(tmp_path, monkeypatch):
         ('JAX201', 'builtins_inv.py', 14, 14, '`sorted()` compares its elements as Python bools, but `a` is traced: it depends on the traced argument `a` of `ordered` (wrapped by jax.vmap); this raises TracerBoolConversionError. Use `jnp.sort(jnp.stack([...]))`'),
         ('JAX201', 'builtins_inv.py', 19, 12, '`min()` compares its arguments as Python bools, but `i` is traced: it depends on the traced argument `i` of `body` (a body passed to lax.fori_loop); this raises TracerBoolConversionError. Use `jnp.minimum`'),
         ('JAX201', 'builtins_inv.py', 25, 12, '`max()` compares its arguments as Python bools, but `losses` is traced: it depends on the traced argument `x` of `worst` (wrapped by jax.jit); this raises TracerBoolConversionError. Use `jnp.max(jnp.stack(...))`'),
+        ('JAX201', 'builtins_inv.py', 36, 12, '`any()` converts each element to a Python bool, but `v < 0` is traced: it depends on the traced argument `x` of `any_negative` (decorated with @jax.jit); this raises TracerBoolConversionError. Use `jnp.any(jnp.stack([...]))`; or, if `x` is a Python value, mark it static (static_argnums=0)'),
     ]
 
 

@@ -2214,7 +2214,9 @@ class TracedControlFlow(Rule):
             return None
         if isinstance(e, (cst.GeneratorExp, cst.ListComp)) and least <= 1:
             v = self._array_tracer(e.elt)
-            return (e.elt, v) if v is not None else None
+            if v is not None:
+                return e.elt, v
+            return self._compared_item(e)
         v = self._array_tracer(e)
         if v is not None and least <= 1:
             return e, v
@@ -2223,6 +2225,40 @@ class TracedControlFlow(Rule):
             for el in held.elements:
                 if el.kind == V.ARRAY and el.traced:
                     return e, el
+        return None
+
+    def _compared_item(self, e) -> Optional[tuple]:
+        """``v > 0 for v in (x, y)``: one `for` over a display (or list) of tracers whose
+        target the element compares with a number (or is itself): each item a traced
+        array, each element a traced bool."""
+        f = e.for_in
+        if f.inner_for_in is not None or f.ifs or not isinstance(f.target, cst.Name):
+            return None
+        if isinstance(f.iter, (cst.GeneratorExp, cst.ListComp)):
+            return None
+        found = self._iterable_tracer(f.iter, 1)
+        if found is None and isinstance(f.iter, (cst.List, cst.Tuple)) and isinstance(e.elt, cst.Comparison):
+            # an argument of unknown kind that the element compares with a number: a scalar
+            for el in f.iter.elements:
+                v = None if isinstance(el, cst.StarredElement) else self._scalar_tracer(el.value)
+                if v is not None:
+                    found = (el.value, v)
+                    break
+        if found is None:
+            return None
+        target = f.target.value
+        elt = e.elt
+        if isinstance(elt, cst.Name) and elt.value == target:
+            return elt, found[1]
+        if isinstance(elt, cst.Comparison) and len(elt.comparisons) == 1:
+            c = elt.comparisons[0]
+            if not isinstance(c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                                           cst.GreaterThanEqual, cst.Equal, cst.NotEqual)):
+                return None
+            sides = (elt.left, c.comparator)
+            if any(isinstance(x, cst.Name) and x.value == target for x in sides) and \
+                    any(self._numbers(cst.Tuple([cst.Element(x)])) for x in sides):
+                return elt, found[1]
         return None
 
     def _builtin_iterable(self, node: cst.Call, name: str) -> None:
