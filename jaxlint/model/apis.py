@@ -113,6 +113,10 @@ TRANSFORMS: dict[str, Transform] = {
     "equinox.filter_grad": _CONCRETE,
     "equinox.filter_value_and_grad": _CONCRETE,
     "equinox.filter_checkpoint": Transform(filtered=True),
+    # equinox 0.13.8: both trace `f` to a jaxpr (`if x > 0` in it raises
+    # TracerBoolConversionError even called eagerly)
+    "equinox.filter_eval_shape": Transform(filtered=True, wrapper=False),
+    "equinox.filter_make_jaxpr": Transform(filtered=True),
     # haliax (levanter's named-axis layer), read from its API, not installed here:
     # `named_jit` and its `filter_jit` are equinox's filter_jit with axis mapping: the
     # arguments that are arrays are traced, the rest static
@@ -134,6 +138,19 @@ TRANSFORMS: dict[str, Transform] = {
     "flax.nnx.grad": _CONCRETE,
     "flax.nnx.value_and_grad": _CONCRETE,
     "flax.nnx.remat": _CONCRETE,
+    # flax 0.12.8 nnx control flow and shape evaluation: lax's, graph nodes lifted (the
+    # array arguments are traced; `if c > 0` in a body raises TracerBoolConversionError)
+    "flax.nnx.cond": Transform(fn_args=(1, 2), fn_kwargs=("true_fun", "false_fun"), wrapper=False, filtered=True),
+    "flax.nnx.switch": Transform(fn_args=(), fn_list_args=(1,), fn_kwargs=(), wrapper=False, filtered=True),
+    "flax.nnx.fori_loop": Transform(fn_args=(2,), fn_kwargs=("body_fun",), wrapper=False, arity=2, filtered=True),
+    "flax.nnx.while_loop": Transform(fn_args=(0, 1), fn_kwargs=("cond_fun", "body_fun"), wrapper=False,
+                                     arity=1, filtered=True),
+    "flax.nnx.eval_shape": Transform(filtered=True, wrapper=False),
+    "flax.nnx.pmap": Transform(filtered=True),
+    "flax.nnx.shard_map": Transform(filtered=True),
+    # checkify traces the function to a jaxpr to add its error checks (jax 0.10.2:
+    # `if x > 0` in `checkify.checkify(f)(x)` raises TracerBoolConversionError eagerly)
+    "jax.experimental.checkify.checkify": Transform(fn_kwargs=("f",)),
     # chex / numpyro helpers that jit
     "chex.chexify": _CONCRETE,
     # haiku's control flow and transforms (haiku 0.0.16: the lax ones, module state threaded)

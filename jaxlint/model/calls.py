@@ -1644,12 +1644,23 @@ class CallEffects:
             return
         for i, kw in fns:
             fn = arg(i, kw)
-            if type(fn) is not cst.Name:
+            n_bound = 0
+            if type(fn) is cst.Attribute and type(fn.value) is cst.Name and self.unit.cls is not None \
+                    and self.unit.params and fn.value.value == self.unit.params[0].name == "self" \
+                    and self.lookup("self") is not None:
+                # `lax.while_loop(self._cond_fun, self._body_fun, init)`: a method of this
+                # class, bound (its `self` is not the carry)
+                body = self.unit.cls.methods.get(fn.attr.value)
+                if body is None or type(body.node) is not cst.FunctionDef or body.node.decorators:
+                    continue
+                n_bound = 1
+            elif type(fn) is cst.Name:
+                body = self.unit.lookup_def(fn.value)
+                if body is None or type(body.node) is not cst.FunctionDef or body.cls is not None:
+                    continue
+            else:
                 continue
-            body = self.unit.lookup_def(fn.value)
-            if body is None or type(body.node) is not cst.FunctionDef or body.cls is not None:
-                continue
-            params = body.positional()
+            params = body.positional()[n_bound:]
             if carry_at >= len(params):
                 continue
             name = params[carry_at].name

@@ -2950,7 +2950,9 @@ def mark_site(
             elif p.annotation is None and t.wrapper:
                 unit.filtered_params.add(p.name)  # traced if a call passes an array
             continue
-        if p.annotation in apis.STATIC_ANNOTATIONS and not (
+        if p.annotation in apis.STATIC_ANNOTATIONS and t.wrapper and not (
+                # (a loop primitive's body or a cond branch gets arrays whatever its
+                # annotations say: `def body(i: int, c)` under fori_loop, i a tracer)
                 p.annotation in apis.NUMBER_ANNOTATIONS
                 and (static or (t.static_argnums_kw is not None and p.default is None))):
             # `n: int` is a Python value, unless a jit (any transform that traces every

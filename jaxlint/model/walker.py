@@ -57,7 +57,10 @@ def _carried(v: Value, deps: frozenset) -> Value:
         return Value(kind=V.ARRAYS, traced=True, deps=deps, item=Value(kind=V.ARRAY, traced=True, deps=deps))
     if v.kind in (V.TUPLE, V.LIST) and v.elements is not None and v.fields is None and v.pytype is None:
         return Value(kind=v.kind, traced=True, deps=deps, elements=tuple(_carried(e, deps) for e in v.elements))
-    return Value(traced=True, deps=deps)
+    # an instance of a pytree class the model reads (`State(err, n)` of a NamedTuple, a
+    # flax.struct dataclass): its class goes with it, its data fields tracers, its
+    # static fields Python values (model/evaluation.py `_field`)
+    return Value(traced=True, deps=deps, cls=v.cls)
 
 
 def _instance_handed(node: cst.ClassDef) -> bool:
@@ -336,9 +339,14 @@ class Walker:
         of its name: a plain undecorated function of this file, its name written in its
         ``def`` and at those sites only?"""
         node = unit.node
-        if unit.escapes or unit.foreign_uses or type(node) is not cst.FunctionDef or node.decorators \
-                or unit.cls is not None:
+        if unit.escapes or unit.foreign_uses or type(node) is not cst.FunctionDef or node.decorators:
             return False
+        if unit.cls is not None:
+            # a method: its name written in its `def` and as `self.<name>` at those sites
+            # only (no other attribute `.name` anywhere in the file)
+            dotted = self.text.count("." + unit.name)
+            return kinds.uses_of(self.text, unit.name)[0] == 1 \
+                and dotted == kinds.uses_of(self.text, "self." + unit.name)[0] == unit.carry_sites
         return kinds.uses_of(self.text, unit.name)[0] - kinds.exported_mentions(self.text, unit.name) \
             == 1 + unit.carry_sites
 

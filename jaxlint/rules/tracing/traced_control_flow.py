@@ -29,7 +29,7 @@ class TracedControlFlow(Rule):
     caught_by = apis.TRACER_BOOL_CATCHERS
     name = "traced-control-flow"
     runtime_check = '`jax.jit(f).trace(...)`: confirmed when `TracerBoolConversionError` is raised at the flagged line.'
-    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()` on a traced value"
+    summary = "Python `if`/`while`/ternary/`and`/`or`/`not`/`assert`/`bool()`/`max()`/`min()`/`all()`/`any()` on a traced value"
     severity = Severity.ERROR
     seed = (
         "The Sharp Bits § Control Flow (seed 000); FAQ § Abstract tracer value encountered "
@@ -43,7 +43,7 @@ class TracedControlFlow(Rule):
         "w, x): jax.jit(jax.grad(loss_fn))`, in the file or across modules, or a project's "
         "decorator that does so (`@compiled` with `def compiled(fn): return jax.jit(fn)`, also "
         "through `functools.wraps`); a function run through `partial(f, 2)(x)`; equinox's "
-        "`filter_jit`/`filter_vmap` and haliax's `named_jit`/`filter_jit`, whose arguments are "
+        "`filter_jit`/`filter_vmap`, `checkify.checkify`, and haliax's `named_jit`/`filter_jit`, whose arguments are "
         "traced where a call passes an array (haliax is not read: its documented API, "
         "`eqx.filter_jit` with named axes, is assumed; another library's jit wrapper is not "
         "known, and what it wraps is not taken as traced); and a numpyro model "
@@ -51,7 +51,10 @@ class TracedControlFlow(Rule):
         "without `obs` are tracers there), flags Python constructs that turn an "
         "array into a Python `bool`: `if`, `elif`, `while`, `x if c else y`, `and`, `or`, "
         "`not`, `assert`, comprehension `if` clauses and `bool(...)`, and the builtin "
-        "`max(a, b)`/`min(a, b)` (they compare their arguments), a chained comparison "
+        "`max(a, b)`/`min(a, b)` (they compare their arguments; an argument of unknown kind "
+        "against a number literal, `min(i, 3)`, is a scalar), `all`/`any` of a display, "
+        "comprehension or list holding tracers (`all([x > 0, y > 0])`: each element is "
+        "converted) and `sorted`/`max`/`min` of one such list of two or more, a chained comparison "
         "(`500 < w <= 600` is `(500 < w) and (w <= 600)`) and `in` (`i in (0, 9)` converts each "
         "`i == 0`; `q in labels` asks a traced array for a bool), when the value is a "
         "tracer: a non-static argument, or anything JAX computed from one.\n\n"
@@ -2160,6 +2163,9 @@ class TracedControlFlow(Rule):
         if isinstance(func, cst.Name) and func.value in ("max", "min"):
             self._builtin_max_min(node, func.value)
             return
+        if isinstance(func, cst.Name) and func.value in ("all", "any", "sorted"):
+            self._builtin_iterable(node, func.value)
+            return
         if not (isinstance(func, cst.Name) and func.value == "bool") or len(node.args) != 1:
             return
         if self.ctx.qualname(func) is not None:
@@ -2191,16 +2197,115 @@ class TracedControlFlow(Rule):
             f"transformation",
         )
 
+    def _iterable_tracer(self, e: cst.BaseExpression, least: int):
+        """(element expression, Value) of a traced array among the elements ``e`` hands
+        out when iterated, where there are at least ``least`` of them: a list/tuple/set
+        display, a comprehension or generator over anything, a traced array itself (its
+        rows), a name holding a list/tuple of tracers; else None."""
+        ctx = self.ctx
+        if isinstance(e, (cst.List, cst.Tuple, cst.Set)):
+            els = [el.value for el in e.elements if not isinstance(el, cst.StarredElement)]
+            if len(e.elements) < least:
+                return None
+            for x in els:
+                v = self._array_tracer(x)
+                if v is not None:
+                    return x, v
+            return None
+        if isinstance(e, (cst.GeneratorExp, cst.ListComp)) and least <= 1:
+            v = self._array_tracer(e.elt)
+            if v is not None:
+                return e.elt, v
+            return self._compared_item(e)
+        v = self._array_tracer(e)
+        if v is not None and least <= 1:
+            return e, v
+        held = ctx.value(e)
+        if held.kind in (V.LIST, V.TUPLE) and held.elements is not None and len(held.elements) >= least:
+            for el in held.elements:
+                if el.kind == V.ARRAY and el.traced:
+                    return e, el
+        return None
+
+    def _compared_item(self, e) -> Optional[tuple]:
+        """``v > 0 for v in (x, y)``: one `for` over a display (or list) of tracers whose
+        target the element compares with a number (or is itself): each item a traced
+        array, each element a traced bool."""
+        f = e.for_in
+        if f.inner_for_in is not None or f.ifs or not isinstance(f.target, cst.Name):
+            return None
+        if isinstance(f.iter, (cst.GeneratorExp, cst.ListComp)):
+            return None
+        found = self._iterable_tracer(f.iter, 1)
+        if found is None and isinstance(f.iter, (cst.List, cst.Tuple)) and isinstance(e.elt, cst.Comparison):
+            # an argument of unknown kind that the element compares with a number: a scalar
+            for el in f.iter.elements:
+                v = None if isinstance(el, cst.StarredElement) else self._scalar_tracer(el.value)
+                if v is not None:
+                    found = (el.value, v)
+                    break
+        if found is None:
+            return None
+        target = f.target.value
+        elt = e.elt
+        if isinstance(elt, cst.Name) and elt.value == target:
+            return elt, found[1]
+        if isinstance(elt, cst.Comparison) and len(elt.comparisons) == 1:
+            c = elt.comparisons[0]
+            if not isinstance(c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                                           cst.GreaterThanEqual, cst.Equal, cst.NotEqual)):
+                return None
+            sides = (elt.left, c.comparator)
+            if any(isinstance(x, cst.Name) and x.value == target for x in sides) and \
+                    any(self._numbers(cst.Tuple([cst.Element(x)])) for x in sides):
+                return elt, found[1]
+        return None
+
+    def _builtin_iterable(self, node: cst.Call, name: str) -> None:
+        """``all([x > 0, y > 0])``, ``any(v > 0 for v in xs)``, ``sorted([a, b])``: the
+        builtin converts each element (compares two of them) as a Python bool, which a
+        traced array cannot give (jax 0.10.2: TracerBoolConversionError under jit)."""
+        if self.ctx.builtin_name(node.func) != name or len(node.args) != 1 \
+                or node.args[0].star or node.args[0].keyword is not None:
+            return
+        found = self._iterable_tracer(node.args[0].value, 1 if name in ("all", "any") else 2)
+        if found is None:
+            return
+        e, v = found
+        alt = {"all": "`jnp.all(jnp.stack([...]))`", "any": "`jnp.any(jnp.stack([...]))`",
+               "sorted": "`jnp.sort(jnp.stack([...]))`"}[name]
+        what = "converts each element to a Python bool" if name != "sorted" else "compares its elements as Python bools"
+        self.report(
+            node,
+            f"`{name}()` {what}, but `{self.ctx.code(e).strip()}` is traced: "
+            f"{self.ctx.describe_origin(v)}; this raises TracerBoolConversionError. Use {alt}"
+            f"{self.ctx.static_hint(v)}",
+        )
+
     def _builtin_max_min(self, node: cst.Call, name: str) -> None:
         """``max(0.0, margin - score)``: the builtin compares its arguments with ``>``/``<``
         and converts the result to a Python bool, which a traced array cannot give."""
         if self.ctx.builtin_name(node.func) != name:
             return
         args = node.args
+        if len(args) == 1 and not args[0].star and args[0].keyword is None:
+            # `max([a, b])`, `min(losses)` of a list of tracers: the same comparisons
+            found = self._iterable_tracer(args[0].value, 2)
+            if found is not None:
+                alt = "jnp.max(jnp.stack(...))" if name == "max" else "jnp.min(jnp.stack(...))"
+                self.report(
+                    node,
+                    f"`{name}()` compares its arguments as Python bools, but `{self.ctx.code(found[0]).strip()}` "
+                    f"is traced: {self.ctx.describe_origin(found[1])}; this raises TracerBoolConversionError. "
+                    f"Use `{alt}`{self.ctx.static_hint(found[1])}",
+                )
+            return
         if len(args) < 2 or any(a.star or a.keyword is not None for a in args):
             return
+        numbers = any(self._numbers(cst.Tuple([cst.Element(a.value)])) for a in args)
         for a in args:
-            v = self._array_tracer(a.value)
+            # an argument of unknown kind compared with a number literal is a scalar
+            v = self._scalar_tracer(a.value) if numbers else self._array_tracer(a.value)
             if v is not None:
                 alt = "jnp.maximum" if name == "max" else "jnp.minimum"
                 self.report(
