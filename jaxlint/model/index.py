@@ -215,6 +215,10 @@ class FileIndex:
     # imports JAX: module -> the path of the module that imports it (a fact, told to a
     # file that sets `JAX_ENABLE_X64`)
     jax_imports: dict[str, str] = field(default_factory=dict)
+    # this module switches x64 on at import, and another imports it too late: "arrays":
+    # [path, line, code] after that one made JAX arrays; "jax": [path, line] after it
+    # imported jax (for `JAX_ENABLE_X64`; project/facts.py _late_importers)
+    x64_late: dict[str, list] = field(default_factory=dict)
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -2268,6 +2272,7 @@ class Indexer:
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         self.index.jax_imports = dict(facts.get("jax_imports") or {})
+        self.index.x64_late = dict(facts.get("x64_late") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():

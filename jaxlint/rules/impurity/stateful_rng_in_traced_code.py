@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.model.scopes import bound_once, scope_of
 from jaxlint.findings import Severity
 
 
@@ -282,6 +283,8 @@ class StatefulRngInTraced(Rule):
             return
         q = ctx.qualname(node.func)
         if q is None:
+            if self._generator_draw(node):
+                return
             self._global_key(node)
             return
         if q in _SEEDED_GENERATORS and _constant_seed(node):
@@ -301,6 +304,34 @@ class StatefulRngInTraced(Rule):
             "into the compiled function and repeat on every call. Pass a PRNG key and use "
             "`jax.random` instead",
         )
+
+    def _generator_draw(self, node: cst.Call) -> bool:
+        """``rng.random()`` in traced code, where ``rng`` is a NumPy or Python generator
+        (``np.random.default_rng(34982345)``, ``np.random.RandomState()``,
+        ``random.Random(0)``) that a scope outside the trace binds once (the module, a
+        function no transformation traces): the draw runs once, at trace time, and the
+        generator's state advances only then, so every call repeats the same numbers,
+        whatever its seed (eager calls would each draw new ones)."""
+        ctx = self.ctx
+        func = node.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) \
+                or func.attr.value in _NOT_DRAWS or func.attr.value.startswith("_"):
+            return False
+        name = func.value.value
+        owner = scope_of(ctx.index, ctx.unit, name)
+        if owner is None or owner is ctx.unit or not (owner.is_module or not owner.traced):
+            return False
+        made = bound_once(ctx.index, owner, func.value)
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in _SEEDED_GENERATORS - _BIT_GENERATORS:
+            return False
+        self.report(
+            node,
+            f"`{ctx.code(func).strip()}` draws from `{name}`, a stateful {ctx.code(made.func).strip()} generator "
+            f"made outside the trace, inside traced `{ctx.unit.name}`: the draw runs once at trace time, "
+            "its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key "
+            "and use `jax.random` instead",
+        )
+        return True
 
     def _global_key(self, node: cst.Call) -> None:
         """A call of a function that advances a module-global JAX key (``global _KEY;
@@ -331,6 +362,14 @@ _SEEDED_GENERATORS = frozenset({
     "numpy.random.PCG64DXSM", "numpy.random.MT19937", "numpy.random.Philox", "numpy.random.SFC64",
     "numpy.random.SeedSequence", "random.Random",
 })
+
+
+# bit generators and seed sequences: their methods draw no variates for the program
+_BIT_GENERATORS = frozenset({"numpy.random.PCG64", "numpy.random.PCG64DXSM", "numpy.random.MT19937",
+                             "numpy.random.Philox", "numpy.random.SFC64", "numpy.random.SeedSequence"})
+# methods of a generator that draw nothing (state, seeding, spawning)
+_NOT_DRAWS = frozenset({"get_state", "set_state", "getstate", "setstate", "seed", "spawn", "bit_generator",
+                        "jumped"})
 
 
 def _constant_seed(call: cst.Call) -> bool:

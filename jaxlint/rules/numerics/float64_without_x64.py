@@ -881,7 +881,9 @@ class Float64WithoutX64(Rule):
                     Replacement(node, new),  # type: ignore[arg-type]
                 )
         bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
-        shown = f"{dtype}` (`{_X64_ALIASES[dtype]}`)" if dtype in _X64_ALIASES else f"{dtype}`"
+        canonical = _X64_ALIASES.get(dtype) or (
+            apis.X64_DTYPE_STRING_NAMES.get(dtype) if isinstance(node, cst.SimpleString) else None)
+        shown = f"{dtype}` (`{canonical}`)" if canonical is not None and canonical != dtype else f"{dtype}`"
         report = self.report(
             node,
             f"`{shown} {where} is truncated to {bits}-bit because jax_enable_x64 is off (JAX only warns). "
@@ -927,7 +929,7 @@ class Float64WithoutX64(Rule):
             v = ctx.value(a.value)
             if v.kind not in (V.NPARRAY, V.STATIC) or v.dtype_hint is None:
                 continue
-            wide = _X64_ALIASES.get(v.dtype_hint, v.dtype_hint)
+            wide = _X64_ALIASES.get(v.dtype_hint) or apis.X64_DTYPE_STRING_NAMES.get(v.dtype_hint, v.dtype_hint)
             narrow = apis.X64_REPLACEMENT.get(v.dtype_hint) or apis.X64_REPLACEMENT.get(wide) or "a 32-bit dtype"
             self.report(
                 node,
