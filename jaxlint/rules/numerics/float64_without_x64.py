@@ -930,7 +930,7 @@ class Float64WithoutX64(Rule):
             if v.kind not in (V.NPARRAY, V.STATIC) or v.dtype_hint is None:
                 continue
             wide = _X64_ALIASES.get(v.dtype_hint) or apis.X64_DTYPE_STRING_NAMES.get(v.dtype_hint, v.dtype_hint)
-            narrow = apis.X64_REPLACEMENT.get(v.dtype_hint) or apis.X64_REPLACEMENT.get(wide) or "a 32-bit dtype"
+            narrow = apis.X64_REPLACEMENT.get(wide) or apis.X64_REPLACEMENT.get(v.dtype_hint) or "a 32-bit dtype"
             self.report(
                 node,
                 f"`{ctx.code(a.value).strip()}` is a {wide} NumPy array: "
