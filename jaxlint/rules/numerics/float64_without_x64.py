@@ -62,7 +62,10 @@ class Float64WithoutX64(Rule):
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
-        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
+        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`; "
+        "and every string NumPy reads as one: `'f8'`, `'<i8'`, `'d'`, `'q'`, `'intp'`, and Python's type names "
+        "as strings, `dtype='int'` (int64), `'float'`, `'complex'`, unlike the types `dtype=int`, `float`, "
+        "which are JAX's default types and warn of nothing) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64. It also flags a NumPy array built "
         "with a 64-bit dtype (`np.ones(3, dtype=np.float64)`, `dtype=\"float64\"`, or a loop's "
