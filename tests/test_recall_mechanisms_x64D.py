@@ -488,3 +488,21 @@ def test_lists_jax_numpy_rejects(tmp_path, monkeypatch):
 
 def test_arrays_and_concrete_lists_are_silent(tmp_path, monkeypatch):
     assert _lint(tmp_path, monkeypatch, {"main.py": LISTS_VALID}, "JAX130") == []
+
+
+GP_MAIN_TWICE = """\
+import jax
+
+import gp_lite
+
+key = jax.random.PRNGKey(0)
+draw = jax.random.normal(key)
+
+from gp_lite.kernels import RBF  # noqa: E402
+"""
+
+
+def test_package_imported_again_after_arrays_is_silent(tmp_path, monkeypatch):
+    # the first import (before the arrays) ran the switch; the later one runs nothing
+    files = {"gp_lite/__init__.py": GP_INIT, "gp_lite/kernels.py": GP_KERNELS, "main.py": GP_MAIN_TWICE}
+    assert _lint(tmp_path, monkeypatch, files, "JAX123") == []

@@ -135,7 +135,8 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
 
         order = import_order(interp.module, interp.qualname, interp.index.x64_nodes, settings.module,
                              settings.is_package, line_of)
-        order = {k: [e for e in v if e[0].split(".", 1)[0] in packages] for k, v in order.items()}
+        order = {k: [e for e in v if (e if k.startswith("before") else e[0]).split(".", 1)[0] in packages]
+                 for k, v in order.items()}
         order = {k: v for k, v in order.items() if v}
         if order:
             out["x64_order"] = order

@@ -998,7 +998,8 @@ def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[
     has imported ``jax``, in program order (the ``if __name__ == "__main__":`` block runs
     last, when the file runs as a script), until a switch of x64 of its own:
     ``{"arrays": [[module, line, code of the statement that made the first arrays]],
-    "jax": [[module, line]]}``.  A module whose import switches x64 on
+    "jax": [[module, line]]}``, and what it imports before each (``"before_arrays"``,
+    ``"before_jax"``: a module imported then has run its switch already).  A module whose import switches x64 on
     (``jax.config.update("jax_enable_x64", True)`` at its top) comes too late for the
     arrays made before; one that sets ``JAX_ENABLE_X64`` comes too late once ``jax``
     is imported (JAX reads the variable as it is imported)."""
@@ -1024,8 +1025,12 @@ def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[
             line = line_of(imp) if made is not None or jax_in else 0
             if made is not None:
                 out.setdefault("arrays", []).extend([n, line, made] for n in names)
+            else:
+                out.setdefault("before_arrays", []).extend(names)
             if jax_in:
                 out.setdefault("jax", []).extend([n, line] for n in names)
+            else:
+                out.setdefault("before_jax", []).extend(names)
             if any(n == "jax" or n.startswith("jax.") for n in names):
                 jax_in = True
         for part, shown in parts:

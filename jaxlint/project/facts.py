@@ -839,11 +839,17 @@ def _late_importers(outputs) -> dict[str, dict[str, list]]:
         if not order:
             continue
         for kind in ("arrays", "jax"):
+            ran: set[str] = set()  # what its imports before ran (their switches ran then)
+            for name in order.get("before_" + kind, ()):
+                reached = memo.get(name)
+                if reached is None:
+                    reached = memo[name] = runs(name)
+                ran |= reached
             for entry in order.get(kind, ()):
                 reached = memo.get(entry[0])
                 if reached is None:
                     reached = memo[entry[0]] = runs(entry[0])
-                for target in sorted(reached & own):
+                for target in sorted(reached & own - ran):
                     if target == module or kind in late.get(target, {}):
                         continue
                     if target not in on_without:
