@@ -506,3 +506,40 @@ def test_package_imported_again_after_arrays_is_silent(tmp_path, monkeypatch):
     # the first import (before the arrays) ran the switch; the later one runs nothing
     files = {"gp_lite/__init__.py": GP_INIT, "gp_lite/kernels.py": GP_KERNELS, "main.py": GP_MAIN_TWICE}
     assert _lint(tmp_path, monkeypatch, files, "JAX123") == []
+
+
+# x64 switched by `jax.config.update` with keywords (JAX 0.10.2 takes `name=`, `val=`)
+KEYWORD_ON = """\
+import jax
+jax.config.update(name="jax_enable_x64", val=True)
+import jax.numpy as jnp
+x = jnp.zeros(3, dtype=jnp.float64)
+"""
+
+KEYWORD_ON_CONFIG = """\
+from jax import config
+config.update("jax_enable_x64", val=1)
+import jax.numpy as jnp
+x = jnp.zeros(3, dtype=jnp.float64)
+"""
+
+KEYWORD_LATE = """\
+import jax
+import jax.numpy as jnp
+x = jnp.zeros(3)
+jax.config.update(name="jax_enable_x64", val=True)
+"""
+
+
+def test_x64_switched_by_keywords(tmp_path, monkeypatch):
+    for i, text in enumerate((KEYWORD_ON, KEYWORD_ON_CONFIG)):
+        root = tmp_path / str(i)
+        root.mkdir()
+        assert _lint(root, monkeypatch, {"main.py": text}, "JAX110,JAX123") == []
+    root = tmp_path / "late"
+    root.mkdir()
+    assert _lint(root, monkeypatch, {"main.py": KEYWORD_LATE}, "JAX123") == [
+        ("JAX123", "main.py", 4, 1,
+         "x64 is enabled after JAX arrays were already created at line 3: arrays made before this point stay "
+         "32-bit while later ones are 64-bit. Enable x64 right after importing jax"),
+    ]

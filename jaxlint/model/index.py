@@ -27,6 +27,7 @@ from jaxlint.model.overrides import subclass_overrides
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
+    config_update_args,
     bound_names,
     children,
     descendants,
@@ -802,7 +803,7 @@ class Indexer:
             at_import = unit.is_module and id(call) not in self._main_ids
             if self._x64_config_call(call, at_import) and at_import:
                 self.index.x64_at_import = True
-            pos = positional_args(call)
+            pos = config_update_args(call)
             if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64" and not _literally_off(pos[1].value):
                 self.index.x64_config_units.add(id(unit))
             return
@@ -888,7 +889,7 @@ class Indexer:
             self._decorator_factories.append((scope, dec.func.value, fn))
 
     def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
-        pos = positional_args(call)
+        pos = config_update_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
             on = isinstance(v, cst.Name) and v.value == "True" or (isinstance(v, cst.Integer) and v.value != "0")

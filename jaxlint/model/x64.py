@@ -41,7 +41,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value, walk_tree
+from jaxlint.model.walk import children, config_update_args, dotted_name, keyword_arg, positional_args, string_value, walk_tree
 
 # kinds of names (module-level, exported to the project)
 CM = "cm"  # calling it gives a context manager (or decorator) that switches x64 on
@@ -260,7 +260,7 @@ class X64Model:
             pos = positional_args(e)
             return bool(pos) and self.is_enable(pos[0].value)
         if isinstance(func, cst.Attribute) and func.attr.value == "update":
-            pos = positional_args(e)
+            pos = config_update_args(e)
             if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
                 # any value but a literal False/0/None may switch it on (`update(..., val)` in a
                 # config helper): x64 may be on, and unknown never reports

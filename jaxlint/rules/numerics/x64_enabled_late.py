@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model.x64 import _main_guard, late_env_sets, makes_arrays
-from jaxlint.model.walk import dotted_name, positional_args, string_value, walk_tree
+from jaxlint.model.walk import config_update_args, dotted_name, positional_args, string_value, walk_tree
 
 
 class LateX64Enable(Rule):
@@ -392,7 +392,7 @@ def _relative(settings, node: cst.ImportFrom, name: str) -> str:
 
 def _switches_off(call: cst.Call) -> bool:
     """``jax.config.update("jax_enable_x64", False)`` (or ``0``)."""
-    pos = positional_args(call)
+    pos = config_update_args(call)
     if len(pos) < 2 or string_value(pos[0].value) != "jax_enable_x64":
         return False
     v = pos[1].value
