@@ -543,3 +543,36 @@ def test_x64_switched_by_keywords(tmp_path, monkeypatch):
          "x64 is enabled after JAX arrays were already created at line 3: arrays made before this point stay "
          "32-bit while later ones are 64-bit. Enable x64 right after importing jax"),
     ]
+
+
+POSITIONAL_DTYPES = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+x = jnp.ones(3)
+total = jnp.sum(x, 0, jnp.float64)
+steps = jnp.arange(0, 3, 1, 'float64')
+idx = lax.iota(np.int64, 3)
+draws = jax.random.gamma(jax.random.PRNGKey(0), 1.0, (2,), jnp.float64)
+"""
+
+POSITIONAL_DTYPES_32 = POSITIONAL_DTYPES.replace("float64", "float32").replace("int64", "int32")
+
+
+def _f64_named(dtype: str, where: str, narrow: str) -> str:
+    return (f"`{dtype}` {where} is truncated to 32-bit because jax_enable_x64 is off (JAX only warns). Enable "
+            f"x64 at start-up (`jax.config.update('jax_enable_x64', True)`), or use `{narrow}`")
+
+
+def test_dtype_given_by_position(tmp_path, monkeypatch):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    assert _lint(tmp_path / "a", monkeypatch, {"main.py": POSITIONAL_DTYPES}, "JAX110") == [
+        ("JAX110", "main.py", 7, 23, _f64_named("float64", "requested in `jnp.sum`", "float32")),
+        ("JAX110", "main.py", 8, 29, _f64_named("float64", "requested in `jnp.arange`", "float32")),
+        ("JAX110", "main.py", 9, 16, _f64_named("int64", "requested in `jax.lax.iota`", "int32")),
+        ("JAX110", "main.py", 10, 60, _f64_named("float64", "requested in `jax.random.gamma`", "float32")),
+    ]
+    assert _lint(tmp_path / "b", monkeypatch, {"main.py": POSITIONAL_DTYPES_32}, "JAX110") == []

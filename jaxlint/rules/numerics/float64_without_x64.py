@@ -34,6 +34,23 @@ _DTYPE_POSITION = {
     "jax.random.randint": 4,
     "jax.lax.convert_element_type": 1,
 }
+# the rest of the jax.numpy, jax.random and jax.lax functions whose signature takes `dtype`
+# by position (read with `inspect.signature` on JAX 0.10.2; a 64-bit dtype there warns as
+# a keyword does: `jnp.sum(x, 0, jnp.float64)`, `jax.lax.iota(jnp.int64, 3)`)
+_DTYPE_POSITION.update({f"jax.numpy.{n}": i for n, i in (
+    ("arange", 3), ("astype", 1), ("concatenate", 2), ("corrcoef", 3), ("cov", 7), ("cumprod", 2),
+    ("cumsum", 2), ("dstack", 1), ("empty_like", 1), ("frombuffer", 1), ("fromstring", 1), ("geomspace", 4),
+    ("hstack", 1), ("indices", 1), ("linspace", 5), ("logspace", 5), ("mean", 2), ("nancumprod", 2),
+    ("nancumsum", 2), ("nanmean", 2), ("nanprod", 2), ("nanstd", 2), ("nansum", 2), ("nanvar", 2), ("prod", 2),
+    ("stack", 3), ("std", 2), ("sum", 2), ("trace", 4), ("tri", 3), ("var", 2), ("vstack", 1))})
+_DTYPE_POSITION.update({f"jax.random.{n}": i for n, i in (
+    ("ball", 4), ("beta", 4), ("binomial", 4), ("bits", 2), ("cauchy", 2), ("chisquare", 3), ("dirichlet", 3),
+    ("double_sided_maxwell", 4), ("exponential", 2), ("f", 4), ("gamma", 3), ("generalized_normal", 3),
+    ("geometric", 3), ("gumbel", 2), ("laplace", 2), ("loggamma", 3), ("logistic", 2), ("lognormal", 3),
+    ("maxwell", 2), ("multivariate_normal", 4), ("orthogonal", 3), ("pareto", 3), ("poisson", 3),
+    ("rademacher", 2), ("rayleigh", 3), ("t", 3), ("triangular", 5), ("wald", 3), ("weibull_min", 4))})
+_DTYPE_POSITION.update({"jax.lax.broadcasted_iota": 0, "jax.lax.empty": 1, "jax.lax.full": 2,
+                        "jax.lax.full_like": 2, "jax.lax.iota": 0, "jax.lax.rng_bit_generator": 2})
 _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
 # NumPy's aliases that name a 64-bit type (jax.numpy keeps them: `jnp.float_` is
 # `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
