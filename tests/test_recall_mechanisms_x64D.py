@@ -576,3 +576,38 @@ def test_dtype_given_by_position(tmp_path, monkeypatch):
         ("JAX110", "main.py", 10, 60, _f64_named("float64", "requested in `jax.random.gamma`", "float32")),
     ]
     assert _lint(tmp_path / "b", monkeypatch, {"main.py": POSITIONAL_DTYPES_32}, "JAX110") == []
+
+
+SCIPY_DRAWS = """\
+import random
+
+import jax
+import scipy.stats
+from scipy import stats
+
+sys_rng = random.SystemRandom()
+
+
+@jax.jit
+def f(x):
+    return x + scipy.stats.norm.rvs(size=3) + stats.expon.rvs() + sys_rng.random()
+
+
+@jax.jit
+def g(x):
+    return x + stats.norm.rvs(size=3, random_state=0)
+
+
+def eager(x):
+    return x + stats.norm.rvs(size=3) + sys_rng.random()
+"""
+
+
+def test_scipy_rvs_and_system_random_in_traced_code(tmp_path, monkeypatch):
+    baked = ("inside traced `f` runs once at trace time: its numbers are baked into the compiled function and "
+             "repeat on every call. Pass a PRNG key and use `jax.random` instead")
+    assert _lint(tmp_path, monkeypatch, {"main.py": SCIPY_DRAWS}, "JAX406") == [
+        ("JAX406", "main.py", 12, 16, f"`scipy.stats.norm.rvs` (SciPy draws from NumPy's stateful RNG) {baked}"),
+        ("JAX406", "main.py", 12, 47, f"`stats.expon.rvs` (SciPy draws from NumPy's stateful RNG) {baked}"),
+        ("JAX406", "main.py", 12, 67, _rng("sys_rng.random", "sys_rng", "random.SystemRandom", "f")),
+    ]

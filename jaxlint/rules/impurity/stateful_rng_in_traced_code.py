@@ -300,6 +300,8 @@ class StatefulRngInTraced(Rule):
             what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
         elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
             what = f"`{ctx.code(node.func).strip()}` (Python's stateful `random` module)"
+        elif q.startswith("scipy.stats.") and q.endswith(".rvs") and not _constant_seed_keyword(node):
+            what = f"`{ctx.code(node.func).strip()}` (SciPy draws from NumPy's stateful RNG)"
         else:
             self._global_key(node)
             return
@@ -327,7 +329,7 @@ class StatefulRngInTraced(Rule):
         if owner is None or owner is ctx.unit or not (owner.is_module or not owner.traced):
             return False
         made = bound_once(ctx.index, owner, func.value)
-        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in _SEEDED_GENERATORS - _BIT_GENERATORS:
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in _GENERATORS:
             return False
         self.report(
             node,
@@ -372,9 +374,19 @@ _SEEDED_GENERATORS = frozenset({
 # bit generators and seed sequences: their methods draw no variates for the program
 _BIT_GENERATORS = frozenset({"numpy.random.PCG64", "numpy.random.PCG64DXSM", "numpy.random.MT19937",
                              "numpy.random.Philox", "numpy.random.SFC64", "numpy.random.SeedSequence"})
+# what makes a generator object whose methods draw variates
+_GENERATORS = _SEEDED_GENERATORS - _BIT_GENERATORS | {"random.SystemRandom"}
 # methods of a generator that draw nothing (state, seeding, spawning)
 _NOT_DRAWS = frozenset({"get_state", "set_state", "getstate", "setstate", "seed", "spawn", "bit_generator",
                         "jumped"})
+
+
+def _constant_seed_keyword(call: cst.Call) -> bool:
+    """``rvs(..., random_state=0)``: a literal seed gives the same numbers on every call."""
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value in ("random_state", "seed"):
+            return isinstance(a.value, cst.Integer) or isinstance(a.value, cst.Call) and _constant_seed(a.value)
+    return False
 
 
 def _constant_seed(call: cst.Call) -> bool:
