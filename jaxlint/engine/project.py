@@ -134,10 +134,7 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
             return text.count("\n", 0, at) + 1 if at >= 0 else 0
 
         order = import_order(interp.module, interp.qualname, interp.index.x64_nodes, settings.module,
-                             settings.is_package, line_of)
-        order = {k: [e for e in v if (e if k.startswith("before") else e[0]).split(".", 1)[0] in packages]
-                 for k, v in order.items()}
-        order = {k: v for k, v in order.items() if v}
+                             settings.is_package, line_of, lambda n: n.split(".", 1)[0] in packages)
         if order:
             out["x64_order"] = order
     if x64.active:

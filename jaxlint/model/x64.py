@@ -993,7 +993,8 @@ def _import_names(node: cst.CSTNode, module: Optional[str], is_package: bool) ->
 
 def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[str]],
                  switches: Iterable[cst.CSTNode], module_name: Optional[str], is_package: bool,
-                 line_of: Callable[[cst.CSTNode], int]) -> dict[str, list]:
+                 line_of: Callable[[cst.CSTNode], int], keep: Callable[[str], bool] = lambda n: True
+                 ) -> dict[str, list]:
     """What this module's top level imports after it has made JAX arrays, and after it
     has imported ``jax``, in program order (the ``if __name__ == "__main__":`` block runs
     last, when the file runs as a script), until a switch of x64 of its own:
@@ -1022,6 +1023,12 @@ def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[
                        if type(n) in (cst.Import, cst.ImportFrom)]
         for imp in imports:
             names = _import_names(imp, module_name, is_package)
+            if any(n == "jax" or n.startswith("jax.") for n in names):
+                jax_in = True
+                continue
+            names = [n for n in names if keep(n)]  # the project's modules
+            if not names:
+                continue
             line = line_of(imp) if made is not None or jax_in else 0
             if made is not None:
                 out.setdefault("arrays", []).extend([n, line, made] for n in names)
@@ -1031,8 +1038,6 @@ def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[
                 out.setdefault("jax", []).extend([n, line] for n in names)
             else:
                 out.setdefault("before_jax", []).extend(names)
-            if any(n == "jax" or n.startswith("jax.") for n in names):
-                jax_in = True
         for part, shown in parts:
             for n in walk_tree(part, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
                 if id(n) in stop:
