@@ -477,7 +477,10 @@ def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(proj
     ``import jax`` in ``dbl/precision.py``, ``jax.config.update`` in ``checks/support.py``),
     and the library function such a module calls (``narrow``); a test class deriving
     from one whose ``setUp`` enters ``jax.enable_x64()``.  ``widen`` is called
-    with x64 off: still reported."""
+    with x64 off: still reported.  ``checks/solve_checks.py`` imports ``jax.numpy``
+    before ``dbl.precision``, whose ``JAX_ENABLE_X64`` comes too late there (JAX 0.10.2:
+    importing ``checks.solve_checks`` leaves ``jax_enable_x64`` False): JAX123 at the
+    variable (branch x64D)."""
     project("x64_pkg")
     found = _lint(Path("."), "--no-cache")
     assert found == [(
@@ -485,6 +488,12 @@ def test_x64_switched_on_read_and_required_through_helpers_of_other_modules(proj
         "`float64` requested in `jnp.asarray` is truncated to 32-bit because "
         "jax_enable_x64 is off (JAX only warns). Enable x64 at start-up (`jax.config.update('jax_enable_x64', "
         "True)`), or use `float32`",
+    ), (
+        "JAX123", "dbl/precision.py", 3, 1,
+        "`JAX_ENABLE_X64` is set when this module is imported, but `checks/solve_checks.py` imports it (line 3) "
+        "after importing jax, which read the variable then: x64 stays off there (`jnp.float64` arrays are "
+        "`float32`). Also switch the live config when jax is imported already "
+        "(`jax.config.update(\"jax_enable_x64\", True)`), or set the variable before jax is imported",
     )]
 
 

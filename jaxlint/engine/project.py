@@ -20,7 +20,7 @@ from jaxlint.model.program_order import global_setters, imported_attribute_chang
 from jaxlint.model.program_order import imported_instance_changes
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.timers import module_timers
-from jaxlint.model.x64 import FIXTURE, import_time_arrays
+from jaxlint.model.x64 import FIXTURE, import_order, import_time_arrays
 from jaxlint.settings import LintSettings
 
 
@@ -124,6 +124,19 @@ def outgoing_facts(interp: Interpreter, settings: LintSettings) -> dict:
     if import_calls:
         # ... or calls these project functions (arrays if they are jitted)
         out["import_calls"] = [list(c) for c in import_calls]
+    if "import" in interp.text:
+        # what its top level imports after making JAX arrays / after importing jax:
+        # a project module switching x64 on when imported comes too late for them (JAX123)
+        text = interp.text
+
+        def line_of(node: cst.CSTNode) -> int:
+            at = text.find(interp.module.code_for_node(node).strip())
+            return text.count("\n", 0, at) + 1 if at >= 0 else 0
+
+        order = import_order(interp.module, interp.qualname, interp.index.x64_nodes, settings.module,
+                             settings.is_package, line_of, lambda n: n.split(".", 1)[0] in packages)
+        if order:
+            out["x64_order"] = order
     if x64.active:
         # what its module-level names are to x64 (helpers, flags, skip decorators,
         # fixtures), and the project functions its x64 code reaches

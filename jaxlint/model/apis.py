@@ -839,7 +839,49 @@ def library_key_consumer(qualname: str) -> "str | None":
 
 
 # Dtype spellings that need jax_enable_x64.
-X64_DTYPE_STRINGS = frozenset({"float64", "int64", "uint64", "complex128", "f8", "i8", "u8", "c16", "double", "<f8", "<i8"})
+# values jit cannot make an abstract array, by what builds them (JAX 0.10.2: each, passed
+# to a traced parameter of `jax.jit(lambda x: x)`, raises TypeError: Error interpreting
+# argument ... as an abstract array): calls whose result is a list of devices
+DEVICE_LISTS = frozenset({"jax.devices", "jax.local_devices"})
+# calls whose result is one object that is not a pytree of arrays
+NON_ARRAY_CONSTRUCTORS = {
+    "jax.sharding.NamedSharding": "a sharding",
+    "jax.sharding.SingleDeviceSharding": "a sharding",
+    "jax.sharding.PositionalSharding": "a sharding",
+    "jax.sharding.Mesh": "a device mesh",
+    "jax.make_mesh": "a device mesh",
+    "jax.sharding.PartitionSpec": "a partition spec",
+}
+# builtins (written bare, not shadowed) whose result is not a pytree of arrays
+NON_ARRAY_BUILTINS = {"range": "a `range` object", "slice": "a `slice` object", "set": "a set",
+                      "frozenset": "a set"}
+# the scalar types of `numpy` / `jax.numpy` (a type passed as a traced argument is no array)
+DTYPE_NAMES = frozenset({"float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+                         "uint16", "uint32", "uint64", "complex64", "complex128", "bool_", "double", "single",
+                         "half", "float_", "int_", "uint", "complex_", "cdouble", "csingle", "longlong", "ulonglong"})
+# NumPy constructors whose result holds strings when given string data or a string dtype
+NUMPY_ARRAY_BUILDERS = frozenset({"numpy.array", "numpy.asarray", "numpy.full", "numpy.zeros", "numpy.empty",
+                                  "numpy.ones"})
+# the dtypes (as written in `dtype=`) that make a NumPy array of strings or objects
+NUMPY_TEXT_DTYPES = frozenset({"str", "bytes", "object", "numpy.str_", "numpy.bytes_", "numpy.object_",
+                               "numpy.dtypes.StringDType"})
+# the strings NumPy reads as a 64-bit dtype, with the dtype each names (NumPy 2.4, JAX
+# 0.10.2: `jnp.zeros(2, dtype=s)` warns "Explicitly requested dtype int64 ... truncated to
+# dtype int32" for each with x64 off).  Python's type names as strings are NumPy's 64-bit
+# types (`dtype='int'` is int64, `dtype='float'` float64), unlike the types themselves
+# (`dtype=int` is JAX's default integer: no warning).  Not 'l', 'L', 'long', 'ulong':
+# C's long, 32-bit on Windows
+X64_DTYPE_STRING_NAMES = {
+    "float64": "float64", "int64": "int64", "uint64": "uint64", "complex128": "complex128",
+    "f8": "float64", "i8": "int64", "u8": "uint64", "c16": "complex128",
+    "<f8": "float64", "<i8": "int64", "<u8": "uint64", "<c16": "complex128",
+    "=f8": "float64", "=i8": "int64", "=u8": "uint64", "=c16": "complex128",
+    "double": "float64", "d": "float64", "float": "float64",
+    "int": "int64", "int_": "int64", "intp": "int64", "q": "int64", "p": "int64", "longlong": "int64",
+    "uint": "uint64", "uintp": "uint64", "Q": "uint64", "P": "uint64", "ulonglong": "uint64",
+    "complex": "complex128", "cdouble": "complex128", "D": "complex128",
+}
+X64_DTYPE_STRINGS = frozenset(X64_DTYPE_STRING_NAMES)
 # the 64-bit dtypes as attributes of `numpy` / `jax.numpy` (NumPy's aliases of them too)
 X64_DTYPE_ATTRS = frozenset({"float64", "int64", "uint64", "complex128", "double", "cdouble", "longlong",
                              "ulonglong", "float_", "complex_", "int_", "uint"})
@@ -862,6 +904,21 @@ X64_REPLACEMENT = {
     "c16": "c8",
     "<f8": "<f4",
     "<i8": "<i4",
+    "<u8": "<u4",
+    "<c16": "<c8",
+    "=f8": "=f4",
+    "=i8": "=i4",
+    "=u8": "=u4",
+    "=c16": "=c8",
+    "d": "f",
+    "D": "F",
+    "q": "i",
+    "Q": "I",
+    "float": "float32",
+    "int": "int32",
+    "intp": "int32",
+    "uintp": "uint32",
+    "complex": "complex64",
 }
 
 # Base classes whose methods run under tracing (flax / equinox modules).

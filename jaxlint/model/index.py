@@ -27,6 +27,7 @@ from jaxlint.model.overrides import subclass_overrides
 from jaxlint.model.units import MODULE_METHOD, ClassInfo, ParamInfo, Unit, literal_const
 from jaxlint.model.walk import (
     arg_at,
+    config_update_args,
     bound_names,
     children,
     descendants,
@@ -244,6 +245,10 @@ class FileIndex:
     # imports JAX: module -> the path of the module that imports it (a fact, told to a
     # file that sets `JAX_ENABLE_X64`)
     jax_imports: dict[str, str] = field(default_factory=dict)
+    # this module switches x64 on at import, and another imports it too late: "arrays":
+    # [path, line, code] after that one made JAX arrays; "jax": [path, line] after it
+    # imported jax (for `JAX_ENABLE_X64`; project/facts.py _late_importers)
+    x64_late: dict[str, list] = field(default_factory=dict)
     # ids of calls whose result is called at once (`jax.vmap(f)(keys)`)
     called_now: set[int] = field(default_factory=set)
     # id of a call applying a transformation at once (`jax.jit(f)(x, n)`) -> the function
@@ -835,7 +840,7 @@ class Indexer:
             at_import = unit.is_module and id(call) not in self._main_ids
             if self._x64_config_call(call, at_import) and at_import:
                 self.index.x64_at_import = True
-            pos = positional_args(call)
+            pos = config_update_args(call)
             if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64" and not _literally_off(pos[1].value):
                 self.index.x64_config_units.add(id(unit))
             return
@@ -924,7 +929,7 @@ class Indexer:
             self._decorator_factories.append((scope, dec.func.value, fn))
 
     def _x64_config_call(self, call: cst.Call, at_import: bool = False) -> bool:
-        pos = positional_args(call)
+        pos = config_update_args(call)
         if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
             v = pos[1].value
             on = isinstance(v, cst.Name) and v.value == "True" or (isinstance(v, cst.Integer) and v.value != "0")
@@ -2323,6 +2328,7 @@ class Indexer:
         self.index.x64_by_import = bool(facts.get("x64_by_import"))
         self.index.arrays_imports = dict(facts.get("arrays_imports") or {})
         self.index.jax_imports = dict(facts.get("jax_imports") or {})
+        self.index.x64_late = dict(facts.get("x64_late") or {})
         by_qualname = {u.qualname: u for u in self.index.units if not u.is_module}
         # `g = lambda i: ...` bound once at module level: facts for `g` are the lambda's
         for name, entries in self.index.module_unit.bindings.items():

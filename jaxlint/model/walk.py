@@ -354,6 +354,19 @@ def positional_args(call: cst.Call) -> list[cst.Arg]:
     return out
 
 
+def config_update_args(call: cst.Call) -> list[cst.Arg]:
+    """The (name, value) arguments of ``jax.config.update(name, val)``, written by position
+    or by keyword (``update(name="jax_enable_x64", val=True)``: JAX 0.10.2 takes both)."""
+    out = positional_args(call)
+    for i, word in enumerate(("name", "val")):
+        if len(out) == i:
+            kw = keyword_arg(call, word)
+            if kw is None:
+                break
+            out.append(kw)
+    return out
+
+
 def arg_at(call: cst.Call, index: int | None, keyword: str | None) -> cst.BaseExpression | None:
     if keyword:
         kw = keyword_arg(call, keyword)

@@ -41,7 +41,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import children, dotted_name, keyword_arg, positional_args, string_value, walk_tree
+from jaxlint.model.walk import children, config_update_args, dotted_name, keyword_arg, positional_args, string_value, walk_tree
 
 # kinds of names (module-level, exported to the project)
 CM = "cm"  # calling it gives a context manager (or decorator) that switches x64 on
@@ -260,7 +260,7 @@ class X64Model:
             pos = positional_args(e)
             return bool(pos) and self.is_enable(pos[0].value)
         if isinstance(func, cst.Attribute) and func.attr.value == "update":
-            pos = positional_args(e)
+            pos = config_update_args(e)
             if len(pos) >= 2 and string_value(pos[0].value) == "jax_enable_x64":
                 # any value but a literal False/0/None may switch it on (`update(..., val)` in a
                 # config helper): x64 may be on, and unknown never reports
@@ -971,4 +971,77 @@ def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text
                 out[id(n)] = (n, first_now[0], first_now[1], unit)
             elif parent is not None:
                 out[id(n)] = (n, None, parent, unit)
+    return out
+
+
+def _import_names(node: cst.CSTNode, module: Optional[str], is_package: bool) -> list[str]:
+    """The absolute modules an import statement names (``from pkg import sub``: ``pkg``
+    and ``pkg.sub``, which may be a module)."""
+    if type(node) is cst.Import:
+        return [n for a in node.names if (n := dotted_name(a.name))]  # type: ignore[attr-defined]
+    if type(node) is not cst.ImportFrom:
+        return []
+    base = relative_module(module, is_package, node) if node.relative else (  # type: ignore[attr-defined]
+        dotted_name(node.module) or "" if node.module is not None else "")  # type: ignore[attr-defined]
+    if not base:
+        return []
+    names = [base]
+    if not isinstance(node.names, cst.ImportStar):  # type: ignore[attr-defined]
+        names += [f"{base}.{a.name.value}" for a in node.names if type(a.name) is cst.Name]  # type: ignore[attr-defined]
+    return names
+
+
+def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[str]],
+                 switches: Iterable[cst.CSTNode], module_name: Optional[str], is_package: bool,
+                 line_of: Callable[[cst.CSTNode], int], keep: Callable[[str], bool] = lambda n: True
+                 ) -> dict[str, list]:
+    """What this module's top level imports after it has made JAX arrays, and after it
+    has imported ``jax``, in program order (the ``if __name__ == "__main__":`` block runs
+    last, when the file runs as a script), until a switch of x64 of its own:
+    ``{"arrays": [[module, line, code of the statement that made the first arrays]],
+    "jax": [[module, line]]}``, and what it imports before each (``"before_arrays"``,
+    ``"before_jax"``: a module imported then has run its switch already).  A module whose import switches x64 on
+    (``jax.config.update("jax_enable_x64", True)`` at its top) comes too late for the
+    arrays made before; one that sets ``JAX_ENABLE_X64`` comes too late once ``jax``
+    is imported (JAX reads the variable as it is imported)."""
+    stop = {id(n) for n in switches}
+    out: dict[str, list] = {}
+    made: Optional[str] = None
+    jax_in = False
+    body = list(module.body)
+    tail: list[cst.CSTNode] = []
+    for stmt in body:
+        if _main_guard(stmt):
+            tail.extend(stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ())  # type: ignore[attr-defined]
+    for stmt in [s for s in body if not _main_guard(s)] + tail:
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef):
+            parts = list(_run_at_import(stmt))
+            imports: list[cst.CSTNode] = []
+        else:
+            parts = [(stmt, stmt)]
+            imports = [n for n in walk_tree(stmt, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef))
+                       if type(n) in (cst.Import, cst.ImportFrom)]
+        for imp in imports:
+            names = _import_names(imp, module_name, is_package)
+            if any(n == "jax" or n.startswith("jax.") for n in names):
+                jax_in = True
+                continue
+            names = [n for n in names if keep(n)]  # the project's modules
+            if not names:
+                continue
+            line = line_of(imp) if made is not None or jax_in else 0
+            if made is not None:
+                out.setdefault("arrays", []).extend([n, line, made] for n in names)
+            else:
+                out.setdefault("before_arrays", []).extend(names)
+            if jax_in:
+                out.setdefault("jax", []).extend([n, line] for n in names)
+            else:
+                out.setdefault("before_jax", []).extend(names)
+        for part, shown in parts:
+            for n in walk_tree(part, lambda n: type(n) in (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+                if id(n) in stop:
+                    return out
+                if made is None and type(n) is cst.Call and makes_arrays(qualname(n.func)):
+                    made = module.code_for_node(shown).strip().splitlines()[0]
     return out

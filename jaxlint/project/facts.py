@@ -430,6 +430,12 @@ def incoming_facts(
                     units = out.setdefault(target_path, {}).setdefault("x64_units", [])
                     if target.qualname not in units:
                         units.append(target.qualname)
+    # a module switching x64 on at import, imported by another after that one made JAX
+    # arrays (or imported jax, for `JAX_ENABLE_X64`): told where (JAX123)
+    for target, late in _late_importers(outputs).items():
+        target_path = path_of.get(target)
+        if target_path is not None:
+            out.setdefault(target_path, {})["x64_late"] = late
     _drop_idle_args(out)
     for facts in out.values():
         if "x64_units" in facts:
@@ -797,6 +803,61 @@ def _x64_at_import(outputs, without: str = "") -> set[str]:
         return on
     imports = {module: _imported_with_packages(module, proj) for module, _, proj in outputs}
     return set(_through_imports(imports, dict.fromkeys(on, True)))
+
+
+def _late_importers(outputs) -> dict[str, dict[str, list]]:
+    """The modules that switch x64 on by their own top level (``x64_own``), each with
+    the first importer (by path) whose top level imports it, directly or through modules
+    whose import imports it, after making JAX arrays (``"arrays": [path, line, code]``)
+    or after importing ``jax`` (``"jax": [path, line]``), from the importers' ``x64_order``.
+    Not an importer that runs with x64 on without that module (another switches it on)."""
+    outputs = list(outputs)
+    own = {module for module, _, proj in outputs if proj.get("x64_own")}
+    if not own or not any(proj.get("x64_order") for _, _, proj in outputs):
+        return {}
+    now = {module: _imported_with_packages(module, proj) - set(proj["summary"].get("deferred", ()))
+           for module, _, proj in outputs}
+
+    def runs(start: str) -> set[str]:
+        """The modules importing ``start`` runs: it, the packages above it, what they import."""
+        parts = start.split(".")
+        todo = [start, *(".".join(parts[:i]) for i in range(1, len(parts)))]
+        seen: set[str] = set()
+        while todo:
+            m = todo.pop()
+            if m in seen or m not in now:
+                continue
+            seen.add(m)
+            todo.extend(now[m])
+        return seen
+
+    memo: dict[str, set[str]] = {}
+    on_without: dict[str, set[str]] = {}
+    late: dict[str, dict[str, list]] = {}
+    for module, path, proj in sorted(outputs, key=lambda o: o[1]):
+        order = proj.get("x64_order")
+        if not order:
+            continue
+        for kind in ("arrays", "jax"):
+            ran: set[str] = set()  # what its imports before ran (their switches ran then)
+            for name in order.get("before_" + kind, ()):
+                reached = memo.get(name)
+                if reached is None:
+                    reached = memo[name] = runs(name)
+                ran |= reached
+            for entry in order.get(kind, ()):
+                reached = memo.get(entry[0])
+                if reached is None:
+                    reached = memo[entry[0]] = runs(entry[0])
+                for target in sorted(reached & own - ran):
+                    if target == module or kind in late.get(target, {}):
+                        continue
+                    if target not in on_without:
+                        on_without[target] = _x64_at_import(outputs, target)
+                    if module in on_without[target]:
+                        continue
+                    late.setdefault(target, {})[kind] = [path, *entry[1:]]
+    return late
 
 
 def _arrays_at_import(index: ProjectIndex, outputs, x64_on: set[str], jits_of: dict) -> dict[str, str]:

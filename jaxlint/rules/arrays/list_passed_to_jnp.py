@@ -37,6 +37,44 @@ ARRAY_POSITIONS["jax.numpy.where"] = (0, 1, 2)
 ARRAY_POSITIONS.update({"jax.numpy.take": (0, 1), "jax.numpy.repeat": (0, 1)})
 ARRAY_POSITIONS.update({f"jax.numpy.{n}": (0, 1, 2) for n in ("put", "place", "put_along_axis")})
 ARRAY_POSITIONS["jax.numpy.fill_diagonal"] = (0, 1)
+# more of jax.numpy, measured on JAX 0.10.2: each called with a Python list at these
+# positions (arrays elsewhere) raises "<name> requires ndarray or scalar arguments"
+_UNARY_MORE = (
+    "acos acosh amax amin arccosh arcsinh arctanh argwhere around asin asinh atan atanh bincount "
+    "bitwise_count bitwise_invert bitwise_not copy corrcoef cov cumulative_prod deg2rad degrees "
+    "diag_indices_from diagflat diff ediff1d fabs flatnonzero fliplr flipud frexp histogram histogram_bin_edges "
+    "histogramdd i0 invert iscomplex isneginf isposinf isreal logical_not matrix_transpose modf nan_to_num "
+    "nanargmax nanargmin nancumprod nancumsum nanmedian packbits poly polyder polyint positive rad2deg radians "
+    "reciprocal roots rot90 signbit sinc sort_complex spacing trapezoid tril tril_indices_from trim_zeros triu "
+    "triu_indices_from trunc unique_all unique_counts unique_inverse unique_values unpackbits unstack unwrap vander "
+    "array_split astype broadcast_to choose dsplit hsplit permute_dims split unravel_index vsplit "
+    "linalg.cond linalg.diagonal linalg.eig linalg.eigvals linalg.eigvalsh linalg.matrix_norm linalg.matrix_rank "
+    "linalg.matrix_transpose linalg.pinv linalg.slogdet linalg.svdvals linalg.tensorinv linalg.trace "
+    "linalg.vector_norm fft.fft2 fft.fftn fft.fftshift fft.hfft fft.ifft2 fft.ifftn fft.ifftshift fft.irfft2 "
+    "fft.irfftn fft.rfft2 fft.rfftn"
+).split()
+_BINARY_MORE = (
+    "append atan2 bitwise_left_shift bitwise_right_shift bitwise_xor compress copysign correlate delete divmod "
+    "extract float_power fmax fmin fmod gcd heaviside histogram2d intersect1d lcm ldexp left_shift linspace "
+    "logaddexp2 matvec nanpercentile nanquantile nextafter polyadd polydiv polymul polysub polyval pow right_shift "
+    "setdiff1d setxor1d take_along_axis tensordot union1d vecdot vecmat linalg.cross linalg.lstsq linalg.matmul "
+    "linalg.outer linalg.solve linalg.tensordot linalg.tensorsolve linalg.vecdot"
+).split()
+for _n in _UNARY_MORE:
+    ARRAY_POSITIONS.setdefault(f"jax.numpy.{_n}", (0,))
+for _n in _BINARY_MORE:
+    ARRAY_POSITIONS.setdefault(f"jax.numpy.{_n}", (0, 1))
+ARRAY_POSITIONS.setdefault("jax.numpy.full", (1,))  # the fill value (the shape may be a list)
+# functions of any number of arrays (each positional argument is one)
+for _n in ("meshgrid", "broadcast_arrays", "atleast_1d", "atleast_2d", "atleast_3d", "ix_"):
+    ARRAY_POSITIONS.setdefault(f"jax.numpy.{_n}", tuple(range(8)))
+# functions joining a sequence of arrays: a list or tuple of them is fine, a Python list
+# among them raises (`jnp.concatenate([[], [1]], 0)`: "concatenate requires ndarray or
+# scalar arguments, got <class 'list'> at position 0", JAX 0.10.2)
+# jax.numpy's shape queries hand a non-array argument to NumPy (`np.ndim(list)`)
+SHAPE_QUERIES = frozenset({"jax.numpy.ndim", "jax.numpy.shape", "jax.numpy.size"})
+SEQUENCE_OF_ARRAYS = frozenset(f"jax.numpy.{n}" for n in (
+    "concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack"))
 # array methods whose first argument is an array operand: `x.take([4])` raises as
 # `jnp.take(x, [4])` does (JAX 0.10.2)
 ARRAY_METHODS = frozenset({"take", "repeat", "searchsorted", "dot"})
@@ -62,10 +100,18 @@ class ListToJnpFunction(Rule):
         "`add`, `maximum`...), `diag`, `sort`, `linalg.norm`, `where`, ...; the indices of `take`, the repeats of "
         "`repeat`, the operands of `put`/`place`/`put_along_axis`/`fill_diagonal`, and the "
         "first argument of the JAX array methods `x.take`, `x.repeat`, `x.searchsorted`, "
-        "`x.dot`. Shape, axis, "
+        "`x.dot`; the table holds every `jax.numpy` (and `linalg`, `fft`) function measured on JAX 0.10.2 "
+        "to raise for a list at those positions (`diff`, `tril`, `nan_to_num`, `linspace`, "
+        "`tensordot`, `linalg.solve`, `fft.fft2`, each argument of `meshgrid`/`broadcast_arrays`/"
+        "`atleast_1d`...). Also a Python list or tuple among the arrays a joining function takes "
+        "(`jnp.concatenate([[], [1]], 0)`, `jnp.stack([x, (3.0, 4.0)])`; also `concat`, `vstack`, "
+        "`hstack`, `dstack`, `column_stack`), and, in traced code, `jnp.ndim`/`jnp.shape`/`jnp.size` "
+        "of a list or tuple display holding a traced array or one made in the trace "
+        "(`jnp.ndim([jnp.ones(1)])` under jit: NumPy converts each element, TracerArrayConversionError). "
+        "Shape, axis, "
         "index and width arguments (`jnp.zeros((2, 3))`, `axis=(0, 1)`, `jnp.pad(x, ((1, 1),))`) "
-        "and the functions made to take sequences (`jnp.array`, `asarray`, `stack`, "
-        "`concatenate`, `block`, `meshgrid`, `select`, `einsum` operands...) are not checked."
+        "and the sequence a function is made to take (`jnp.array`, `asarray`, the list of arrays of "
+        "`stack`/`concatenate`, `block`, `select`, `einsum` operands...) are not checked."
     )
     why_bad = (
         "Unlike NumPy, `jax.numpy` does not convert lists implicitly, because a list of values "
@@ -328,6 +374,12 @@ class ListToJnpFunction(Rule):
         ctx = self.ctx
         q = ctx.qualname(node.func)
         positions = ARRAY_POSITIONS.get(q or "")
+        if q in SEQUENCE_OF_ARRAYS:
+            self._joined(node, q)
+            return
+        if q in SHAPE_QUERIES:
+            self._shape_query(node, q)
+            return
         if positions is None:
             if q is None and isinstance(node.func, cst.Attribute):
                 self._method(node, node.func)
@@ -354,6 +406,54 @@ class ListToJnpFunction(Rule):
                 "with `jnp.asarray(...)`",
                 self._fix(node, arg),
             )
+
+    def _shape_query(self, node: cst.Call, q: str) -> None:
+        """``jnp.ndim([jnp.ones(1)])`` in traced code: ``jnp.ndim``/``shape``/``size`` of a
+        Python list or tuple hands it to NumPy, which converts each element; a JAX array
+        made or received in the trace is a tracer there (JAX 0.10.2:
+        TracerArrayConversionError)."""
+        ctx = self.ctx
+        if not ctx.in_traced or not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return
+        seq = node.args[0].value
+        if not isinstance(seq, (cst.List, cst.Tuple)):
+            return
+        for el in seq.elements:
+            if not isinstance(el, cst.Element):
+                return
+            v = ctx.value(el.value)
+            if v.traced or (v.kind == V.ARRAY and isinstance(el.value, cst.Call)):
+                short = q[len("jax.numpy."):]
+                what = "list" if isinstance(seq, cst.List) else "tuple"
+                self.report(
+                    seq,
+                    f"`jnp.{short}` of a Python {what} hands it to NumPy, which converts each element: "
+                    f"`{ctx.code(el.value).strip()}` is a JAX array in traced `{ctx.unit.name}`, a tracer "
+                    f"there, so this raises TracerArrayConversionError. Stack the arrays first "
+                    f"(`jnp.stack(...)`) or read `len(...)` and the elements' `.ndim`/`.shape`",
+                )
+                return
+
+    def _joined(self, node: cst.Call, q: str) -> None:
+        """``jnp.concatenate([[], [1]], 0)``: a Python list or tuple among the arrays a
+        joining function takes (its first argument, a list or tuple display)."""
+        first = next((a for a in node.args if a.keyword is None or a.keyword.value in ("arrays", "tup")), None)
+        if first is None or first.star or not isinstance(first.value, (cst.List, cst.Tuple)):
+            return
+        short = q[len("jax.numpy."):]
+        for position, el in enumerate(first.value.elements):
+            if not isinstance(el, cst.Element):
+                return  # `*rest`: the positions after it are unknown
+            what = self._is_sequence(el.value)
+            if what is None:
+                continue
+            self.report(
+                el.value,
+                f"`jnp.{short}` does not accept a Python {what} among the arrays it joins: this raises "
+                f"`TypeError: {short} requires ndarray or scalar arguments, got <class '{what}'> at position "
+                f"{position}`. Convert it first with `jnp.asarray(...)`",
+            )
+            return
 
     def _fix(self, call: cst.Call, arg: cst.Arg):
         ctx = self.ctx

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
+from jaxlint.model.scopes import bound_once, scope_of
 from jaxlint.findings import Severity
 
 
@@ -30,7 +31,13 @@ class StatefulRngInTraced(Rule):
         "every jit of a `partial` that binds it, passes a key), and a generator made there from a "
         "literal seed (`np.random.RandomState(1729)`, `np.random.default_rng(0)`, "
         "`np.random.Generator(np.random.PCG64(7))`, `random.Random(0)`): it gives the same numbers on "
-        "every call, traced or not.\n\n"
+        "every call, traced or not. A draw from such a generator object made outside the trace is "
+        "flagged whatever its seed (`rng = np.random.default_rng(34982345)` at module level, or in a "
+        "function no transformation traces, then `rng.random()`, `state.randn()`, `py.gauss(0, 1)` "
+        "in a jitted function or a `scan` body; also `random.SystemRandom()`): the generator advances "
+        "only while tracing, so the compiled function repeats one draw (its state methods, "
+        "`get_state`, `seed`, `spawn`... draw nothing). And SciPy's `scipy.stats.<dist>.rvs(...)`, "
+        "which draws from NumPy's global RNG, unless it passes a literal `random_state`.\n\n"
         "Also flagged: a call, in a function a transformation traces (`@jax.jit`, a `scan` "
         "body...), of a project function that keeps a module-global JAX key as state "
         "(`global _KEY; _KEY, sub = jax.random.split(_KEY)`), or of one that calls such a "
@@ -282,6 +289,8 @@ class StatefulRngInTraced(Rule):
             return
         q = ctx.qualname(node.func)
         if q is None:
+            if self._generator_draw(node):
+                return
             self._global_key(node)
             return
         if q in _SEEDED_GENERATORS and _constant_seed(node):
@@ -292,6 +301,8 @@ class StatefulRngInTraced(Rule):
             what = f"`{ctx.code(node.func).strip()}` (NumPy's stateful RNG)"
         elif q.startswith("random.") and q.count(".") == 1 and q.split(".")[1] in _STDLIB_RANDOM:
             what = f"`{ctx.code(node.func).strip()}` (Python's stateful `random` module)"
+        elif q.startswith("scipy.stats.") and q.endswith(".rvs") and not _constant_seed_keyword(node):
+            what = f"`{ctx.code(node.func).strip()}` (SciPy draws from NumPy's stateful RNG)"
         else:
             self._global_key(node)
             return
@@ -301,6 +312,34 @@ class StatefulRngInTraced(Rule):
             "into the compiled function and repeat on every call. Pass a PRNG key and use "
             "`jax.random` instead",
         )
+
+    def _generator_draw(self, node: cst.Call) -> bool:
+        """``rng.random()`` in traced code, where ``rng`` is a NumPy or Python generator
+        (``np.random.default_rng(34982345)``, ``np.random.RandomState()``,
+        ``random.Random(0)``) that a scope outside the trace binds once (the module, a
+        function no transformation traces): the draw runs once, at trace time, and the
+        generator's state advances only then, so every call repeats the same numbers,
+        whatever its seed (eager calls would each draw new ones)."""
+        ctx = self.ctx
+        func = node.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) \
+                or func.attr.value in _NOT_DRAWS or func.attr.value.startswith("_"):
+            return False
+        name = func.value.value
+        owner = scope_of(ctx.index, ctx.unit, name)
+        if owner is None or owner is ctx.unit or not (owner.is_module or not owner.traced):
+            return False
+        made = bound_once(ctx.index, owner, func.value)
+        if not isinstance(made, cst.Call) or ctx.qualname(made.func) not in _GENERATORS:
+            return False
+        self.report(
+            node,
+            f"`{ctx.code(func).strip()}` draws from `{name}`, a stateful {ctx.code(made.func).strip()} generator "
+            f"made outside the trace, inside traced `{ctx.unit.name}`: the draw runs once at trace time, "
+            "its numbers are baked into the compiled function and repeat on every call. Pass a PRNG key "
+            "and use `jax.random` instead",
+        )
+        return True
 
     def _global_key(self, node: cst.Call) -> None:
         """A call of a function that advances a module-global JAX key (``global _KEY;
@@ -331,6 +370,24 @@ _SEEDED_GENERATORS = frozenset({
     "numpy.random.PCG64DXSM", "numpy.random.MT19937", "numpy.random.Philox", "numpy.random.SFC64",
     "numpy.random.SeedSequence", "random.Random",
 })
+
+
+# bit generators and seed sequences: their methods draw no variates for the program
+_BIT_GENERATORS = frozenset({"numpy.random.PCG64", "numpy.random.PCG64DXSM", "numpy.random.MT19937",
+                             "numpy.random.Philox", "numpy.random.SFC64", "numpy.random.SeedSequence"})
+# what makes a generator object whose methods draw variates
+_GENERATORS = _SEEDED_GENERATORS - _BIT_GENERATORS | {"random.SystemRandom"}
+# methods of a generator that draw nothing (state, seeding, spawning)
+_NOT_DRAWS = frozenset({"get_state", "set_state", "getstate", "setstate", "seed", "spawn", "bit_generator",
+                        "jumped"})
+
+
+def _constant_seed_keyword(call: cst.Call) -> bool:
+    """``rvs(..., random_state=0)``: a literal seed gives the same numbers on every call."""
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value in ("random_state", "seed"):
+            return isinstance(a.value, cst.Integer) or isinstance(a.value, cst.Call) and _constant_seed(a.value)
+    return False
 
 
 def _constant_seed(call: cst.Call) -> bool:

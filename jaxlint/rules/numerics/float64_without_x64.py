@@ -34,6 +34,23 @@ _DTYPE_POSITION = {
     "jax.random.randint": 4,
     "jax.lax.convert_element_type": 1,
 }
+# the rest of the jax.numpy, jax.random and jax.lax functions whose signature takes `dtype`
+# by position (read with `inspect.signature` on JAX 0.10.2; a 64-bit dtype there warns as
+# a keyword does: `jnp.sum(x, 0, jnp.float64)`, `jax.lax.iota(jnp.int64, 3)`)
+_DTYPE_POSITION.update({f"jax.numpy.{n}": i for n, i in (
+    ("arange", 3), ("astype", 1), ("concatenate", 2), ("corrcoef", 3), ("cov", 7), ("cumprod", 2),
+    ("cumsum", 2), ("dstack", 1), ("empty_like", 1), ("frombuffer", 1), ("fromstring", 1), ("geomspace", 4),
+    ("hstack", 1), ("indices", 1), ("linspace", 5), ("logspace", 5), ("mean", 2), ("nancumprod", 2),
+    ("nancumsum", 2), ("nanmean", 2), ("nanprod", 2), ("nanstd", 2), ("nansum", 2), ("nanvar", 2), ("prod", 2),
+    ("stack", 3), ("std", 2), ("sum", 2), ("trace", 4), ("tri", 3), ("var", 2), ("vstack", 1))})
+_DTYPE_POSITION.update({f"jax.random.{n}": i for n, i in (
+    ("ball", 4), ("beta", 4), ("binomial", 4), ("bits", 2), ("cauchy", 2), ("chisquare", 3), ("dirichlet", 3),
+    ("double_sided_maxwell", 4), ("exponential", 2), ("f", 4), ("gamma", 3), ("generalized_normal", 3),
+    ("geometric", 3), ("gumbel", 2), ("laplace", 2), ("loggamma", 3), ("logistic", 2), ("lognormal", 3),
+    ("maxwell", 2), ("multivariate_normal", 4), ("orthogonal", 3), ("pareto", 3), ("poisson", 3),
+    ("rademacher", 2), ("rayleigh", 3), ("t", 3), ("triangular", 5), ("wald", 3), ("weibull_min", 4))})
+_DTYPE_POSITION.update({"jax.lax.broadcasted_iota": 0, "jax.lax.empty": 1, "jax.lax.full": 2,
+                        "jax.lax.full_like": 2, "jax.lax.iota": 0, "jax.lax.rng_bit_generator": 2})
 _JAX_DTYPE_PREFIXES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
 # NumPy's aliases that name a 64-bit type (jax.numpy keeps them: `jnp.float_` is
 # `jnp.float64`, `jnp.int_` `jnp.int64`, `jnp.uint` `jnp.uint64`; checked on JAX 0.10.2)
@@ -62,7 +79,10 @@ class Float64WithoutX64(Rule):
     seed = "The Sharp Bits § Double (64bit) precision (seed 000); study notes § type promotion (seed 003)"
     what_it_does = (
         "Flags 64-bit dtypes given to JAX: `jnp.float64(...)`, `dtype=jnp.float64` / "
-        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`) in "
+        "`dtype=np.float64` / `dtype='float64'` (also int64, uint64, complex128, and NumPy's aliases of them: `float_`, `int_`, `uint`, `complex_`; "
+        "and every string NumPy reads as one: `'f8'`, `'<i8'`, `'d'`, `'q'`, `'intp'`, and Python's type names "
+        "as strings, `dtype='int'` (int64), `'float'`, `'complex'`, unlike the types `dtype=int`, `float`, "
+        "which are JAX's default types and warn of nothing) in "
         "`jax.numpy`, `jax.random` and `jax.lax` calls, and `.astype(...)` of a JAX array to "
         "such a dtype, in a module that does not enable x64. It also flags a NumPy array built "
         "with a 64-bit dtype (`np.ones(3, dtype=np.float64)`, `dtype=\"float64\"`, or a loop's "
@@ -881,7 +901,9 @@ class Float64WithoutX64(Rule):
                     Replacement(node, new),  # type: ignore[arg-type]
                 )
         bits = "32" if "float" in dtype or "f8" in dtype or dtype == "double" else "32"
-        shown = f"{dtype}` (`{_X64_ALIASES[dtype]}`)" if dtype in _X64_ALIASES else f"{dtype}`"
+        canonical = _X64_ALIASES.get(dtype) or (
+            apis.X64_DTYPE_STRING_NAMES.get(dtype) if isinstance(node, cst.SimpleString) else None)
+        shown = f"{dtype}` (`{canonical}`)" if canonical is not None and canonical != dtype else f"{dtype}`"
         report = self.report(
             node,
             f"`{shown} {where} is truncated to {bits}-bit because jax_enable_x64 is off (JAX only warns). "
@@ -927,8 +949,8 @@ class Float64WithoutX64(Rule):
             v = ctx.value(a.value)
             if v.kind not in (V.NPARRAY, V.STATIC) or v.dtype_hint is None:
                 continue
-            wide = _X64_ALIASES.get(v.dtype_hint, v.dtype_hint)
-            narrow = apis.X64_REPLACEMENT.get(v.dtype_hint) or apis.X64_REPLACEMENT.get(wide) or "a 32-bit dtype"
+            wide = _X64_ALIASES.get(v.dtype_hint) or apis.X64_DTYPE_STRING_NAMES.get(v.dtype_hint, v.dtype_hint)
+            narrow = apis.X64_REPLACEMENT.get(wide) or apis.X64_REPLACEMENT.get(v.dtype_hint) or "a 32-bit dtype"
             self.report(
                 node,
                 f"`{ctx.code(a.value).strip()}` is a {wide} NumPy array: "

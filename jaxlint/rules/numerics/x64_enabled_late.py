@@ -8,8 +8,8 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.x64 import late_env_sets, makes_arrays
-from jaxlint.model.walk import dotted_name, positional_args, string_value
+from jaxlint.model.x64 import _main_guard, late_env_sets, makes_arrays
+from jaxlint.model.walk import config_update_args, dotted_name, positional_args, string_value, walk_tree
 
 
 class LateX64Enable(Rule):
@@ -41,9 +41,18 @@ class LateX64Enable(Rule):
         "from the environment then): at module level after `import jax`, or after importing a module "
         "of the project that imports it; in a function of a module that imports JAX at its top, or "
         "whose package's `__init__` does (BrainPy's `def enable_x64(mode): os.environ[...] = "
-        "str(int(mode))`). Not a function that also calls `jax.config.update(\"jax_enable_x64\", ...)`, "
+        "str(int(mode))`). "
+        "Not a function that also calls `jax.config.update(\"jax_enable_x64\", ...)`, "
         "nor a module that starts other processes (`subprocess`, `multiprocessing`, `os.system`), "
-        "for which the variable may be meant."
+        "for which the variable may be meant. "
+        "And a module that switches x64 on by its own top level when another module "
+        "of the project imports it too late (directly, or through modules whose import imports it; "
+        "the importer's top level, then its `__main__` block, in order): its "
+        "`jax.config.update(\"jax_enable_x64\", True)` after the importer made JAX arrays (GPJax's "
+        "`__init__` imported after `before = jax.random.normal(key)`: the draws change with the import), "
+        "its `os.environ.setdefault(\"JAX_ENABLE_X64\", \"1\")` after the importer imported jax (unless "
+        "the module also updates the live config, naming `jax_enable_x64`); not an importer that runs "
+        "with x64 on already by another module's switch."
     )
     why_bad = (
         "The seed says x64 \"only works on startup\"; current JAX (0.10, 0.12) accepts the "
@@ -214,6 +223,44 @@ class LateX64Enable(Rule):
         self._arrays_import(node)
         self._project_import(node)
 
+    def _imported_late(self, node: cst.CSTNode) -> None:
+        """A switch of x64 at this module's import (its top level, before any arrays of
+        its own), when another module of the project imports it too late (a fact,
+        ``FileIndex.x64_late``): after that module made JAX arrays, which stay 32-bit
+        while those made after the import are 64-bit (``jax.config.update``); after it
+        imported jax, which read ``JAX_ENABLE_X64`` then, so x64 stays off (the
+        variable).  Not a module that also updates the live config (it names
+        ``jax_enable_x64``: ``sys.modules["jax"].config.update(...)`` when jax is in)."""
+        ctx = self.ctx
+        late = ctx.index.x64_late
+        if not late or not ctx.unit.is_module or self._first is not None or self._state is not None:
+            return
+        if any(_main_guard(s) and any(n is node for n in walk_tree(s)) for s in ctx.module.body):
+            return
+        env = any(n is node for n in ctx.index.x64_env_early)
+        if env:
+            found = late.get("jax")
+            if found is None or "jax_enable_x64" in ctx.text or (self._env and id(node) in self._env):
+                return
+            self.report(
+                node,
+                f"`JAX_ENABLE_X64` is set when this module is imported, but `{found[0]}` imports it (line "
+                f"{found[1]}) after importing jax, which read the variable then: x64 stays off there "
+                "(`jnp.float64` arrays are `float32`). Also switch the live config when jax is imported "
+                "already (`jax.config.update(\"jax_enable_x64\", True)`), or set the variable before jax is imported",
+            )
+            return
+        found = late.get("arrays")
+        if found is None:
+            return
+        self.report(
+            node,
+            f"Importing this module enables x64, but `{found[0]}` imports it (line {found[1]}) after its top "
+            f"level already created JAX arrays (`{found[2]}`): those stay 32-bit while arrays made after the "
+            "import are 64-bit (random draws and results change with the import). Enable x64 in the "
+            "program's entry point, before any array is made, not at a library's import",
+        )
+
     def _late_env(self, node: cst.CSTNode) -> None:
         """``os.environ["JAX_ENABLE_X64"] = "1"`` (``.setdefault``, ``.update``) where JAX
         has read the variable already (``model/x64.late_env_sets``)."""
@@ -223,6 +270,8 @@ class LateX64Enable(Rule):
                                       ctx.x64_switched_in)
         found = self._env.get(id(node))
         if found is None:
+            if isinstance(node, cst.Assign):
+                self._imported_late(node)
             return
         _, imp, via, unit = found
         fix_it = "JAX reads it once, when it is imported, so x64 stays off (`jnp.float64` arrays are `float32`)"
@@ -296,6 +345,7 @@ class LateX64Enable(Rule):
                 )
             return
         if id(node) in self._x64:
+            self._imported_late(node)
             if self._first is not None and self._first_via is not None:
                 self.report(
                     node,
@@ -342,7 +392,7 @@ def _relative(settings, node: cst.ImportFrom, name: str) -> str:
 
 def _switches_off(call: cst.Call) -> bool:
     """``jax.config.update("jax_enable_x64", False)`` (or ``0``)."""
-    pos = positional_args(call)
+    pos = config_update_args(call)
     if len(pos) < 2 or string_value(pos[0].value) != "jax_enable_x64":
         return False
     v = pos[1].value

@@ -13,7 +13,7 @@ from jaxlint.model import values as V
 from jaxlint.model.jit_calls import JIT_NAMES
 from jaxlint.model.pytree_read import function_leaf, function_leaf_fields
 from jaxlint.model.scopes import bound_once
-from jaxlint.model.walk import children, dotted_name, walk_tree
+from jaxlint.model.walk import children, dotted_name, string_value, walk_tree
 
 
 # equinox modules whose pytree leaves include a function (JAX 0.10.2, equinox 0.13:
@@ -111,7 +111,15 @@ class StringToTracedArg(Rule):
         "the file, also through a loop over classes, `for cls in (A, B): register_pytree_node(cls, "
         "...)`, or a helper that registers its parameter), "
         "an optax optimizer (`optax.adam(...)`: a tuple of functions), a haiku "
-        "`hk.transform(...)`, a function of the file. `eqx.filter_jit` is left alone (it traces "
+        "`hk.transform(...)`, a function of the file; and values no jit can take, by what builds "
+        "them (JAX 0.10.2: each raises the same TypeError): a device (`jax.devices()[0]`, "
+        "`jax.local_devices()[0]`) or a list of them, a sharding (`NamedSharding`, "
+        "`SingleDeviceSharding`), a mesh (`jax.make_mesh(...)`, `Mesh`), a `PartitionSpec`, a NumPy "
+        "array of strings (`np.array(['hi'])`, `np.full(2, 'a')`, `dtype=str`/`'U8'`/`object`), a "
+        "dtype (`jnp.float32`), a `range`, `slice` or set, a list, tuple or dict display holding a "
+        "string; these also at a call of a jit of a function whose signature is unknown here "
+        "(`jit(match_faces)` of another module), at a position its literal `static_argnums` does not "
+        "list when it declares no `static_argnames`. `eqx.filter_jit` is left alone (it traces "
         "only the array leaves). "
         "And `@jax.jit` (or `@partial(jax.jit, ...)`) on a method of such a plain class that does "
         "not declare `self` static, reported at the decorator whoever calls the method "
@@ -580,6 +588,9 @@ class StringToTracedArg(Rule):
         ``Transformed`` (tuples of functions), a function of this file; else None."""
         ctx = self.ctx
         made = bound_once(ctx.index, ctx.unit, arg)
+        leaf = self._non_array_leaf(made)
+        if leaf is not None:
+            return leaf
         if isinstance(made, cst.Name):
             v = ctx.value(made)
             if v.kind == V.FUNCTION and v.unit is not None and v.transform is None:
@@ -608,6 +619,116 @@ class StringToTracedArg(Rule):
             return f"an optax optimizer (`{written}(...)`, a tuple of functions)"
         if q in ("haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng"):
             return f"a haiku transformed function (`{written}(...)`, a tuple of functions)"
+        return None
+
+    def _report_leaf(self, node: cst.Call, arg: cst.BaseExpression, what: str, pname: Optional[str],
+                     hint: str) -> None:
+        if pname is not None and pname.startswith("#"):
+            where = f"argument {pname[1:]}"
+        else:
+            where = f"parameter `{pname}`" if pname else "`*args`"
+        # a list, dict, set or NumPy array is not hashable: it cannot be static either
+        unhashable = what.startswith(("a list ", "a dict ", "a tuple holding", "a set", "a NumPy array"))
+        advice = "Close over it instead of passing it, or pass arrays" if unhashable else \
+            f"Declare it static{hint}, or close over it instead of passing it"
+        self.report(
+            arg,
+            f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` for the traced "
+            f"{where}: jit makes every traced argument an abstract array and cannot make "
+            f"this one, so the call raises TypeError: Error interpreting argument ... as an "
+            f"abstract array. {advice}",
+        )
+
+    def _unknown_signature(self, node: cst.Call) -> None:
+        """A jit of a function whose signature is unknown here (``jit(match_faces3)`` of
+        another module): an argument at a position ``static_argnums`` does not list, of a
+        jit that declares no ``static_argnames`` (which could name it), is traced; one that
+        is certainly no array (a device, a NumPy array of strings...) makes the call raise."""
+        info = self.ctx.jit_callee(node, static_only=True)
+        if info is None or info.unit is not None or info.static_names or info.receiver is not None:
+            return
+        if info.site is not None and info.site.transform.filtered:
+            return
+        for a, position, pname in info.args(node):
+            if position is None or info.is_static(position, pname):
+                continue
+            what = self._non_array_leaf(bound_once(self.ctx.index, self.ctx.unit, a.value))
+            if what is not None:
+                self._report_leaf(node, a.value, what, None if position is None else f"#{position}", "")
+
+    def _builtin(self, func: cst.BaseExpression) -> Optional[str]:
+        """The builtin a bare name calls (``range``), when nothing of the file rebinds it."""
+        if not isinstance(func, cst.Name) or self.ctx.qualname(func) is not None \
+                or self.ctx.lookup(func.value) is not None or self.ctx.unit.lookup_def(func.value) is not None:
+            return None
+        return func.value
+
+    def _text_array(self, call: cst.Call) -> bool:
+        """A NumPy array of strings or objects: ``np.array(['hi'])`` (data all string
+        literals), ``np.array(x, dtype=str)``, ``np.full(2, 'a')``."""
+        ctx = self.ctx
+        if ctx.qualname(call.func) not in apis.NUMPY_ARRAY_BUILDERS:
+            return False
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == "dtype":
+                d = a.value
+                written = ctx.qualname(d) or self._builtin(d)
+                if written in apis.NUMPY_TEXT_DTYPES:
+                    return True
+                s = string_value(d)
+                return s is not None and (s in ("str", "object", "O") or s.lstrip("<>=|")[:1] in ("U", "S"))
+        q = ctx.qualname(call.func)
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if q == "numpy.full":
+            return len(args) >= 2 and isinstance(args[1].value, cst.SimpleString) \
+                and not args[1].value.prefix.lower().startswith("b")
+        if q not in ("numpy.array", "numpy.asarray") or not args:
+            return False
+        data = args[0].value
+        if not isinstance(data, (cst.List, cst.Tuple)) or not data.elements:
+            return False
+        return all(isinstance(el, cst.Element) and isinstance(el.value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                        cst.FormattedString))
+                   for el in data.elements)
+
+    def _non_array_leaf(self, made: cst.BaseExpression) -> Optional[str]:
+        """What ``made`` is when jit cannot make it (or a leaf of it) an abstract array,
+        by what builds it (JAX 0.10.2, each raising TypeError: Error interpreting
+        argument ... as an abstract array): a device (``jax.devices()[0]``), a list of
+        them, a sharding, a mesh, a partition spec, a NumPy array of strings, a ``range``
+        or ``slice`` object, a set, a dtype (``jnp.float32``), a list, tuple or dict
+        display holding a string literal."""
+        ctx = self.ctx
+        written = ctx.code(made).strip()
+        if isinstance(made, cst.Subscript) and isinstance(made.value, cst.Call) \
+                and ctx.qualname(made.value.func) in apis.DEVICE_LISTS:
+            return f"a device object (`{written}`)"
+        if isinstance(made, cst.Call):
+            q = ctx.qualname(made.func)
+            if q in apis.DEVICE_LISTS:
+                return f"a list of device objects (`{written}`)"
+            if q in apis.NON_ARRAY_CONSTRUCTORS:
+                return f"{apis.NON_ARRAY_CONSTRUCTORS[q]} (`{written}`)"
+            b = self._builtin(made.func)
+            if b in apis.NON_ARRAY_BUILTINS:
+                return f"{apis.NON_ARRAY_BUILTINS[b]} (`{written}`)"
+            if self._text_array(made):
+                return f"a NumPy array of strings (`{written}`)"
+            return None
+        if isinstance(made, cst.Attribute):
+            q = ctx.qualname(made) or ""
+            head, _, attr = q.rpartition(".")
+            if head in ("jax.numpy", "numpy") and attr in apis.DTYPE_NAMES:
+                return f"the dtype `{written}` (a type, not an array)"
+            return None
+        if isinstance(made, (cst.Set, cst.SetComp)):
+            return f"a set (`{written}`)"
+        if isinstance(made, (cst.List, cst.Tuple, cst.Dict)):
+            values = [el.value for el in made.elements if isinstance(el, (cst.Element, cst.DictElement))]
+            kind = {cst.List: "a list", cst.Tuple: "a tuple", cst.Dict: "a dict"}[type(made)]
+            if any(isinstance(v, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+                   and not (isinstance(v, cst.SimpleString) and v.prefix.lower().startswith("b")) for v in values):
+                return f"{kind} holding a string (`{written}`)"
         return None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -667,6 +788,7 @@ class StringToTracedArg(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         info = self.ctx.jit_callee(node)
         if info is None:
+            self._unknown_signature(node)
             return
         filtered = info.site is not None and info.site.transform.filtered
         for a, position, pname in info.args(node):
@@ -676,19 +798,12 @@ class StringToTracedArg(Rule):
                 continue
             what = None if filtered else self._not_pytree(a.value)
             if what is not None:
-                where = f"parameter `{pname}`" if pname else "`*args`"
                 hint = ""
                 if pname is not None and info.unit is not None:
                     p = info.unit.param(pname)
                     if p is not None and p.index is not None:
                         hint = f" (static_argnums={p.index}, when it is hashable)"
-                self.report(
-                    a.value,
-                    f"{what[0].upper() + what[1:]} is passed to `{self.ctx.code(node.func)}` for the traced "
-                    f"{where}: jit makes every traced argument an abstract array and cannot make "
-                    f"this one, so the call raises TypeError: Error interpreting argument ... as an "
-                    f"abstract array. Declare it static{hint}, or close over it instead of passing it",
-                )
+                self._report_leaf(node, a.value, what, pname, hint)
                 continue
             if not isinstance(a.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
                 continue
