@@ -89,6 +89,44 @@ def _euclidean_order(ctx, call: cst.Call) -> bool:
     return False
 
 
+# norms of a whole pytree: the root of a sum of squares, NaN gradient at all zeros
+# (jax 0.10.2: grad of optax.global_norm(t) ** 2 at zeros is NaN)
+_GLOBAL_NORMS = frozenset({"optax.global_norm", "optax.tree_utils.tree_l2_norm", "optax.tree.norm"})
+_SQUARE_FUNCS = frozenset({"jax.numpy.square", "jax.lax.square"})
+_NORM_POWERS = _SQUARE_FUNCS | {"jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow"}
+
+
+def _squared(ctx, e: cst.CSTNode) -> bool:
+    """``v ** 2``, ``jnp.square(v)``, ``v * v``, ``jnp.abs(v) ** 2``."""
+    if isinstance(e, cst.BinaryOperation):
+        if isinstance(e.operator, cst.Power):
+            return isinstance(e.right, cst.Integer) and e.right.value == "2"
+        if isinstance(e.operator, cst.Multiply):
+            return ctx.code(e.left).strip() == ctx.code(e.right).strip()
+        return False
+    if isinstance(e, cst.Call) and len(e.args) == 1 and not e.args[0].star:
+        return ctx.qualname(e.func) in _SQUARE_FUNCS
+    return False
+
+
+def _sum_of_squares(ctx, e: cst.CSTNode) -> bool:
+    """``jnp.sum(v ** 2)`` (any `axis=`), ``jnp.sum(jnp.square(v))``, ``(v ** 2).sum()``,
+    ``jnp.dot(v, v)``, ``jnp.vdot(v, v)``, ``v @ v``: 0 exactly at the zero vector."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.MatrixMultiply):
+        return _plain(e.left) and ctx.code(e.left).strip() == ctx.code(e.right).strip()
+    if not isinstance(e, cst.Call):
+        return False
+    q = ctx.qualname(e.func) or ""
+    pos = positional_args(e)
+    if q == "jax.numpy.sum" and pos:
+        return _squared(ctx, pos[0].value)
+    if q in ("jax.numpy.dot", "jax.numpy.vdot", "jax.numpy.inner") and len(pos) == 2 and len(e.args) == 2:
+        return _plain(pos[0].value) and ctx.code(pos[0].value).strip() == ctx.code(pos[1].value).strip()
+    if isinstance(e.func, cst.Attribute) and e.func.attr.value == "sum" and not pos:
+        return _squared(ctx, e.func.value)
+    return False
+
+
 _POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
 _DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
 _GUARDS = frozenset(
@@ -1627,8 +1665,19 @@ class WhereGradientNaN(Rule):
         """Is every value this unit binds ``name`` to kept off zero by a constant where
         it is computed (`n = jnp.linalg.norm(g) + eps`, `d = jnp.maximum(jnp.abs(x), 1e-12)`)?
         A divisor built so never is 0: the masked-out branch has a finite derivative."""
-        entries = self._bindings.get((id(self.ctx.unit), name.value))
-        return bool(entries) and all(v is not None and _kept_off_zero(self.ctx, v) for v in entries)
+        key = (id(self.ctx.unit), name.value)
+        entries = self._bindings.get(key)
+        if not entries:
+            return False
+        if all(v is not None and _kept_off_zero(self.ctx, v) for v in entries):
+            return True
+        # the binding that reaches this read is a statement of the function's own body,
+        # the last one so far, and no loop around the read binds the name again: what it
+        # held before is replaced (`z = s.sum()` then `z = jnp.where(z == 0, 1, z)` ...
+        # `score_dist / z`: z is never 0 there)
+        latest = self._latest.get(key)
+        return (latest is not None and latest[1] and entries[-1] is latest[0]
+                and not self.ctx.rebound_in_loop(name) and _kept_off_zero(self.ctx, latest[0]))
 
     def _no_tangent(self, e: cst.CSTNode, depth: int = 0) -> bool:
         """Does ``e`` carry no derivative: built only from comparisons (booleans),
@@ -1878,6 +1927,12 @@ class WhereGradientNaN(Rule):
             return
         if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
             self._root_of_clipped(node)
+            return
+        if q in _NORM_POWERS:
+            self._power_of_norm(node)
+            return
+        if q == "jax.lax.cond":
+            self._cond_on_norm(node)
             return
         if q not in ("jax.numpy.where", "jax.lax.select"):
             return
@@ -2162,6 +2217,176 @@ class WhereGradientNaN(Rule):
             f"root's input (`jnp.sqrt(jnp.where(v > 0, v, 1.0))`)",
         )
 
+    def _euclidean_root(self, e: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """``e`` is a 2-norm of an unguarded input, written as a norm
+        (``jnp.linalg.norm(x)``, ``vector_norm``, ``optax.global_norm``), as the root of a
+        sum of squares (``jnp.sqrt(jnp.sum(x ** 2))``, ``jnp.sqrt(jnp.sum(jnp.square(x)))``,
+        ``jnp.sqrt(jnp.dot(x, x))``, ``jnp.sqrt(x @ x)``), or as a name last bound to one
+        by a statement of the function's own body: the call (0 at the zero vector, where
+        its derivative is 0/0, NaN).  None otherwise."""
+        ctx = self.ctx
+        if isinstance(e, cst.Name):
+            key = (id(ctx.unit), e.value)
+            latest = self._latest.get(key)
+            entries = self._bindings.get(key)
+            if latest is None or not latest[1] or not entries or entries[-1] is not latest[0] \
+                    or ctx.rebound_in_loop(e) or isinstance(latest[0], cst.Name):
+                return None
+            return self._euclidean_root(latest[0])
+        if not isinstance(e, cst.Call) or any(a.star for a in e.args):
+            return None
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if not pos or _guarded_input(ctx, pos[0].value):
+            return None
+        if q in _EUCLIDEAN_NORMS:
+            return e if _euclidean_order(ctx, e) else None
+        if q in _GLOBAL_NORMS and len(e.args) == 1:
+            return e
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt") and len(e.args) == 1:
+            return e if _sum_of_squares(ctx, pos[0].value) else None
+        return None
+
+    def _cond_on_norm(self, node: cst.Call) -> None:
+        """``theta = jnp.linalg.norm(v)`` ... ``lax.cond(theta == 0.0, identity, branch,
+        (theta, v))``: the predicate shows the program expects the zero vector, and
+        ``theta`` also enters the computation (an operand, or read by a branch function
+        of this function).  At the zero vector the selected branch gives ``theta`` a zero
+        cotangent, which reverse mode multiplies by the norm's own derivative there,
+        ``v / ||v||`` = 0/0: the gradient is NaN whatever the branches compute (jaxsim's
+        ``from_axis_angle``, recall case 1222; jax 0.10.2: ``grad(lambda v: lax.cond(
+        norm(v) == 0., lambda t: 1., lambda t: jnp.cos(t), norm(v)))(zeros(3))`` is NaN).
+        A test that does not single out 0 (``theta > 1.0``: true nowhere near 0) shows no
+        such expectation and stays silent."""
+        ctx = self.ctx
+        pos = positional_args(node)
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args):
+            return
+        pred = pos[0].value if pos else kw.get("pred")
+        if pred is None:
+            return
+        branches = [a.value for a in pos[1:3]] + [kw[k] for k in ("true_fun", "false_fun") if k in kw]
+        operands = [a.value for a in pos[3:]] + [kw[k] for k in ("operand", "operands") if k in kw]
+        tested = _exprs_in(ctx, pred, self._test_of)
+        for key in sorted(tested):
+            if not key.isidentifier():
+                continue
+            at0 = _truth(ctx, pred, key, 0.0, self._test_of)
+            near = _truth(ctx, pred, key, 1e-3, self._test_of)
+            if at0 is None or near is None or at0 == near:
+                continue  # the test does not single out 0
+            name = next((n for n in walk_tree(pred) if isinstance(n, cst.Name) and n.value == key), None)
+            if name is None:
+                continue
+            root = self._singular_root(name)
+            if root is None:
+                continue
+
+            def reads(e: cst.CSTNode) -> bool:
+                return any(isinstance(n, cst.Name) and n.value == key for n in walk_tree(e))
+
+            used = any(reads(o) for o in operands)
+            if not used:
+                for b in branches:
+                    if isinstance(b, cst.Lambda):
+                        used = reads(b.body)
+                    elif isinstance(b, cst.Name):
+                        fn = next((u for u in ctx.index.units if u.parent is ctx.unit and u.name == b.value
+                                   and isinstance(u.node, cst.FunctionDef)), None)
+                        used = fn is not None and key not in fn.assigned and \
+                            all(p.name != key for p in fn.params) and reads(fn.node.body)
+                    if used:
+                        break
+            if not used:
+                continue
+            self._site = node
+            if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                return
+            arg = ctx.code(positional_args(root)[0].value).strip()
+            if (ctx.qualname(root.func) or "") in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+                expects = f"expects `{arg}` to be 0"
+                there = "the derivative of the square root is infinite"
+                guard = f"Take the root of a guarded input (`jnp.sqrt(jnp.where({arg} > 0, {arg}, 1.0))`)"
+            else:
+                expects = f"expects `{arg}` to be the zero vector"
+                there = f"the derivative of the 2-norm is `{arg} / norm({arg})` = 0/0"
+                guard = (f"Compute the norm of a guarded input (`sq = jnp.sum({arg} ** 2)`, "
+                         f"`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`)")
+            self.report(
+                root,
+                f"`{key} = {ctx.code(root).strip()}` is tested by `{ctx.code(pred).strip()}`, so the program "
+                f"{expects}, and `{key}` also enters the `lax.cond`; there {there}, and reverse mode multiplies "
+                f"it by the zero cotangent the selected branch gives `{key}`: the gradient is NaN whatever the "
+                f"branches compute. {guard} and test the guarded value's input instead",
+            )
+            return
+
+    def _power_of_norm(self, node: cst.CSTNode) -> None:
+        """``jnp.linalg.norm(x) ** 2`` (``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``,
+        any power above 1 of a 2-norm): smooth at the zero vector, with gradient 0 there,
+        but JAX differentiates the norm first, whose derivative ``x / ||x||`` is 0/0 at the
+        zero vector: the gradient is NaN (jax 0.10.2: ``grad(lambda x: jnp.linalg.norm(x)
+        ** 2)(jnp.zeros(3))`` is ``[nan nan nan]``; ``jnp.sum(x ** 2)`` gives ``[0. 0. 0.]``).
+        Reported where a derivative of the function is shown (`_differentiated_shown`):
+        the power says the author wants a function smooth at 0, so the zero vector (a
+        zero-initialised parameter, a zero residual) is a point the gradient will meet."""
+        ctx = self.ctx
+        base = None
+        if isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.Power):
+                k = _exponent(node.right)
+                if k is not None and k > 1:
+                    base = node.left
+            elif isinstance(node.operator, cst.Multiply) and ctx.code(node.left).strip() == ctx.code(node.right).strip():
+                base = node.left
+        elif isinstance(node, cst.Call):
+            q = ctx.qualname(node.func) or ""
+            pos = positional_args(node)
+            if any(a.star for a in node.args) or len(pos) != len(node.args):
+                return
+            if q in ("jax.numpy.square", "jax.lax.square") and len(pos) == 1:
+                base = pos[0].value
+            elif q in ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow") \
+                    and len(pos) == 2:
+                k = _exponent(pos[1].value)
+                if k is not None and k > 1:
+                    base = pos[0].value
+        while isinstance(base, cst.Call) and ctx.qualname(base.func) in _ABS and len(base.args) == 1:
+            base = base.args[0].value  # `jnp.abs(n) ** 2`
+        if base is None:
+            return
+        root = self._euclidean_root(base)
+        if root is None:
+            return
+        self._site = node
+        if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
+                or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+            return
+        if not self._differentiated_shown():
+            return
+        arg = ctx.code(positional_args(root)[0].value).strip()
+        rq = ctx.qualname(root.func) or ""
+        name = f"`{ctx.code(base).strip()}` is `{ctx.code(root).strip()}`, and " if isinstance(base, cst.Name) else ""
+        if rq in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            where, instead = f"`{arg}` is 0", f"use `{arg}` itself, not the square of its root"
+        elif rq in _GLOBAL_NORMS:
+            where = f"every leaf of `{arg}` is all zeros"
+            instead = (f"write the squared norm as a sum of squares "
+                       f"(`optax.tree_utils.tree_l2_norm({arg}, squared=True)`), not through the root")
+        else:
+            where = f"`{arg}` is all zeros"
+            instead = (f"write the squared norm as a sum of squares (`jnp.sum({arg} ** 2)`, with the norm's "
+                       f"`axis` if it has one), not through the root")
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}`: {name}the derivative of the 2-norm at the zero vector is "
+            f"`x / norm(x)` = 0/0, NaN, so this power of it, smooth there with gradient 0, gets a NaN "
+            f"gradient wherever {where} (a zero-initialised parameter, a zero residual, a distance of a "
+            f"point to itself); {instead}",
+        )
+
     def _masked_softmax(self, name: cst.Name, mask: str) -> Optional[cst.Call]:
         """Is ``name`` bound in this function to a ``softmax(..., where=<mask>)`` (0 where
         the mask is false), then rescaled by a function of itself (``a = a * jnp.sum(a) **
@@ -2373,6 +2598,10 @@ class WhereGradientNaN(Rule):
     def _anticipating(self, pos) -> bool:
         """Does a branch hold a `where` (where the other branch could be handled)?"""
         return any(_where_calls_in(self.ctx, pos[side].value) for side in (1, 2))
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, (cst.Power, cst.Multiply)):
+            self._power_of_norm(node)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the

@@ -1,0 +1,315 @@
+"""Branch nanD (JAX120 where-gradient-nan): three mechanisms.
+
+1. A power above 1 of a 2-norm (``jnp.linalg.norm(x) ** 2``, ``jnp.square(n)`` with ``n``
+   bound to ``vector_norm``, ``jnp.sqrt(jnp.sum(d ** 2)) ** 2``, ``optax.global_norm(p) **
+   2``) in a function shown differentiated: smooth at the zero vector with gradient 0,
+   but JAX differentiates the norm, whose derivative there is 0/0.  Recall case 1841
+   (https://github.com/jax-ml/jax/issues/4177).  jax 0.10.2: ``grad(lambda x:
+   jnp.linalg.norm(x) ** 2)(jnp.zeros(3))`` is ``[nan nan nan]``; ``jnp.sum(x ** 2)``,
+   ``norm(x, ord=1) ** 2`` and ``optax.safe_norm(x, 0.) ** 2`` give ``[0. 0. 0.]``.
+2. ``theta = jnp.linalg.norm(v)`` tested against 0 by a ``lax.cond`` predicate while
+   ``theta`` enters the cond (an operand, or read by a branch): NaN at the zero vector
+   whatever the branches compute.  Recall case 1222 (jaxsim's from_axis_angle).
+3. A divisor whose last binding, a statement of the function's body, keeps it off zero
+   (``z = s.sum()`` then ``z = jnp.where(z == 0, 1, z)``) is not 0 under a later `where`:
+   silent (minimax plr.py's replay distribution, a false finding of fresh set 24).
+"""
+
+from __future__ import annotations
+
+from project_files import lint_files
+
+NORM_MSG = ("`{expr}`: {name}the derivative of the 2-norm at the zero vector is `x / norm(x)` = 0/0, NaN, "
+            "so this power of it, smooth there with gradient 0, gets a NaN gradient wherever {where} (a "
+            "zero-initialised parameter, a zero residual, a distance of a point to itself); {instead}")
+
+
+def _norm_msg(expr, where, instead, name=""):
+    return NORM_MSG.format(expr=expr, name=name, where=where, instead=instead)
+
+
+SINGLE = """\
+import jax.numpy as np
+from jax import grad
+
+
+vec = np.zeros(2)
+
+def squared_2_norm(x):
+    return np.linalg.norm(x) ** 2
+
+gradient_norm = grad(squared_2_norm)
+"""
+
+LOSSES = """\
+import jax.numpy as jnp
+import optax
+
+
+def reg(w):
+    n = jnp.linalg.vector_norm(w)
+    return jnp.square(n)
+
+
+def pair_energy(x):
+    d = x[:, None, :] - x[None, :, :]
+    return jnp.sum(jnp.sqrt(jnp.sum(d ** 2, axis=-1)) ** 2)
+
+
+def loss(params, x):
+    return reg(params["w"]) + optax.global_norm(params) ** 2 + pair_energy(x)
+"""
+
+TRAIN = """\
+import jax
+
+from losses import loss
+
+
+def step(params, x):
+    return jax.value_and_grad(loss, argnums=(0, 1))(params, x)
+"""
+
+SAFE_LOSSES = """\
+import jax.numpy as jnp
+import optax
+from optax import tree_utils as otu
+
+
+def reg(w):
+    return jnp.sum(w ** 2) + jnp.linalg.norm(w, ord=1) ** 2 + optax.safe_norm(w, 0.0) ** 2
+
+
+def pair_energy(x):
+    d = x[:, None, :] - x[None, :, :]
+    return jnp.sum(jnp.sum(d ** 2, axis=-1))
+
+
+def loss(params, x):
+    return reg(params["w"]) + otu.tree_l2_norm(params, squared=True) + pair_energy(x)
+
+
+def report(x):
+    return jnp.linalg.norm(x) ** 2
+"""
+
+SAFE_TRAIN = """\
+import jax
+
+from losses import loss, report
+
+
+def step(params, x):
+    return jax.value_and_grad(loss, argnums=(0, 1))(params, x)
+
+
+summary = jax.jit(report)
+"""
+
+
+def test_power_of_norm_reported(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": SINGLE}, select="JAX120")
+    assert found == [("JAX120", "main.py", 8, 12, _norm_msg(
+        "np.linalg.norm(x) ** 2", "`x` is all zeros",
+        "write the squared norm as a sum of squares (`jnp.sum(x ** 2)`, with the norm's `axis` if it has one), "
+        "not through the root"))]
+
+
+def test_power_of_norm_across_modules(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"losses.py": LOSSES, "train.py": TRAIN}, select="JAX120")
+    assert found == [
+        ("JAX120", "losses.py", 7, 12, _norm_msg(
+            "jnp.square(n)", "`w` is all zeros",
+            "write the squared norm as a sum of squares (`jnp.sum(w ** 2)`, with the norm's `axis` if it has "
+            "one), not through the root", name="`n` is `jnp.linalg.vector_norm(w)`, and ")),
+        ("JAX120", "losses.py", 12, 20, _norm_msg(
+            "jnp.sqrt(jnp.sum(d ** 2, axis=-1)) ** 2", "`jnp.sum(d ** 2, axis=-1)` is 0",
+            "use `jnp.sum(d ** 2, axis=-1)` itself, not the square of its root")),
+        ("JAX120", "losses.py", 16, 31, _norm_msg(
+            "optax.global_norm(params) ** 2", "every leaf of `params` is all zeros",
+            "write the squared norm as a sum of squares (`optax.tree_utils.tree_l2_norm(params, squared=True)`), "
+            "not through the root")),
+    ]
+
+
+def test_power_of_norm_valid_twins_silent(tmp_path, monkeypatch):
+    # sums of squares, an ord=1 norm, optax.safe_norm, tree_l2_norm(squared=True); and a
+    # squared norm in a function that is only jitted (no derivative shown)
+    found = lint_files(tmp_path, monkeypatch, {"losses.py": SAFE_LOSSES, "train.py": SAFE_TRAIN},
+                       select="JAX120")
+    assert found == []
+
+
+ROTATION = """\
+import jax
+import jax.numpy as jnp
+
+
+def from_axis_angle(vector):
+    vector = vector.squeeze()
+    theta = jnp.linalg.norm(vector)
+
+    def theta_is_not_zero(theta_and_v):
+        theta, v = theta_and_v
+        u = v / theta
+        return jnp.cos(theta) * jnp.eye(3) + jnp.sin(theta) * jnp.outer(u, u)
+
+    return jax.lax.cond(
+        pred=(theta == 0.0),
+        true_fun=lambda operand: jnp.eye(3),
+        false_fun=theta_is_not_zero,
+        operand=(theta, vector),
+    )
+"""
+
+ROT_MAIN = """\
+import jax
+import jax.numpy as jnp
+
+from rotation import from_axis_angle
+
+
+def loss(v):
+    return jnp.sum(from_axis_angle(v) @ jnp.array([0.0, 0.0, 1.0]))
+
+
+grad = jax.grad(loss)
+"""
+
+DAMPING = """\
+import jax.numpy as jnp
+from jax import lax
+
+
+def damping(v):
+    theta = jnp.sqrt(jnp.sum(v ** 2))
+    return lax.cond(theta < 1e-6, lambda: 1.0, lambda: jnp.cos(theta))
+"""
+
+DAMP_MAIN = """\
+import jax
+
+from damping import damping
+
+value_and_grad = jax.value_and_grad(damping)
+"""
+
+SAFE_ROTATION = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def damping(v):
+    sq = jnp.sum(v ** 2)
+    theta = jnp.sqrt(jnp.where(sq > 0, sq, 1.0))
+    return lax.cond(sq == 0.0, lambda: 1.0, lambda: jnp.cos(theta))
+
+
+def scale(v):
+    theta = jnp.linalg.norm(v)
+    return jnp.sum(lax.cond(theta == 0.0, lambda u: u, lambda u: 2.0 * u, v))
+
+
+def clip(v):
+    theta = jnp.linalg.norm(v)
+    return lax.cond(theta > 1.0, lambda: v / theta, lambda: v)
+
+
+def loss(v):
+    return damping(v) + scale(v) + jnp.sum(clip(v))
+
+
+grad = jax.grad(loss)
+"""
+
+
+def test_cond_on_norm_reported(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"rotation.py": ROTATION, "main.py": ROT_MAIN,
+                                               "damping.py": DAMPING, "train.py": DAMP_MAIN}, select="JAX120")
+    assert found == [
+        ("JAX120", "damping.py", 6, 13,
+         "`theta = jnp.sqrt(jnp.sum(v ** 2))` is tested by `theta < 1e-6`, so the program expects "
+         "`jnp.sum(v ** 2)` to be 0, and `theta` also enters the `lax.cond`; there the derivative of the square "
+         "root is infinite, and reverse mode multiplies it by the zero cotangent the selected branch gives "
+         "`theta`: the gradient is NaN whatever the branches compute. Take the root of a guarded input "
+         "(`jnp.sqrt(jnp.where(jnp.sum(v ** 2) > 0, jnp.sum(v ** 2), 1.0))`) and test the guarded value's input "
+         "instead"),
+        ("JAX120", "rotation.py", 7, 13,
+         "`theta = jnp.linalg.norm(vector)` is tested by `(theta == 0.0)`, so the program expects `vector` to be "
+         "the zero vector, and `theta` also enters the `lax.cond`; there the derivative of the 2-norm is "
+         "`vector / norm(vector)` = 0/0, and reverse mode multiplies it by the zero cotangent the selected "
+         "branch gives `theta`: the gradient is NaN whatever the branches compute. Compute the norm of a "
+         "guarded input (`sq = jnp.sum(vector ** 2)`, `jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`) and test the "
+         "guarded value's input instead"),
+    ]
+
+
+def test_cond_on_norm_valid_twins_silent(tmp_path, monkeypatch):
+    # the root of a guarded sum of squares tested through `sq`; a norm used only in the
+    # predicate; a predicate that does not single out 0 (`theta > 1.0`)
+    found = lint_files(tmp_path, monkeypatch, {"rotation.py": SAFE_ROTATION}, select="JAX120")
+    assert found == []
+
+
+PLR = """\
+import jax
+import jax.numpy as jnp
+
+
+def replay_dist(scores, filled, temp):
+    scores = scores * filled
+    score_dist = scores ** (1 / temp)
+    z = score_dist.sum()
+    z = jnp.where(jnp.equal(z, 0), 1, z)
+    return jax.lax.select(jnp.greater(z, 0), score_dist / z, filled * 1.0)
+
+
+def weights(w):
+    total = jnp.sum(w)
+    total = jnp.where(total != 0, total, 1.0)
+    return jnp.where(total > 0, w / total, jnp.ones_like(w))
+
+
+def loss(scores, filled, w):
+    return jnp.sum(replay_dist(scores, filled, 2.0)) + jnp.sum(weights(w))
+
+
+grad = jax.grad(loss)
+"""
+
+PLR_BAD = """\
+import jax
+import jax.numpy as jnp
+
+
+def weights(w, fix):
+    total = jnp.sum(w)
+    if fix:
+        total = jnp.where(total != 0, total, 1.0)
+    return jnp.where(total > 0, w / total, jnp.ones_like(w))
+
+
+def weights_neg(w):
+    total = jnp.sum(w)
+    total = jnp.where(total < 0, 1.0, total)
+    return jnp.where(total > 0, w / total, jnp.ones_like(w))
+
+
+grad = jax.grad(lambda w: jnp.sum(weights(w, True)) + jnp.sum(weights_neg(w)))
+"""
+
+DIV_MSG = ("`w / total` is computed for every element, also where `total > 0` is false and masks it out; its "
+           "derivative is infinite/NaN where `total` is 0, so the gradient of this `where` is NaN (0 * inf). "
+           "Guard `total` with the same condition too (double where: `jnp.where(cond, total, 1.0)` inside)")
+
+
+def test_guard_rebinding_silent(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"plr.py": PLR}, select="JAX120")
+    assert found == []
+
+
+def test_guard_rebinding_not_on_every_path_reported(tmp_path, monkeypatch):
+    # the guard only under `if fix:` (not every path), and a guard that leaves 0 in place
+    found = lint_files(tmp_path, monkeypatch, {"plr.py": PLR_BAD}, select="JAX120")
+    assert found == [("JAX120", "plr.py", 9, 33, DIV_MSG), ("JAX120", "plr.py", 15, 33, DIV_MSG)]
