@@ -313,3 +313,159 @@ def test_guard_rebinding_not_on_every_path_reported(tmp_path, monkeypatch):
     # the guard only under `if fix:` (not every path), and a guard that leaves 0 in place
     found = lint_files(tmp_path, monkeypatch, {"plr.py": PLR_BAD}, select="JAX120")
     assert found == [("JAX120", "plr.py", 9, 33, DIV_MSG), ("JAX120", "plr.py", 15, 33, DIV_MSG)]
+
+
+UPSTREAM = """\
+import jax
+import jax.numpy as jnp
+
+
+def rgb_planes_to_hsv_planes(red, green, blue):
+    value = jnp.maximum(jnp.maximum(red, green), blue)
+    minimum = jnp.minimum(jnp.minimum(red, green), blue)
+    range_ = value - minimum
+    norm = 1. / (6. * range_)
+    hue = jnp.where(value == green, norm * (blue - red) + 2. / 6., norm * (red - green) + 4. / 6.)
+    hue = jnp.where(value == red, norm * (green - blue), hue)
+    return jnp.where(range_ > 0, hue, 0.)
+
+
+def entropy(p):
+    lg = jnp.log(p)
+    ent = p * lg
+    return jnp.sum(jnp.where(p > 0, ent, 0.0))
+
+
+def shade(d, c):
+    inv = jnp.reciprocal(d)
+    scaled = inv * c
+    out = scaled + 1.0
+    return jnp.sum(jnp.where(d != 0, out, 0.0))
+
+
+jacobian = jax.jacrev(rgb_planes_to_hsv_planes)
+grad = jax.grad(lambda p, d: entropy(p) + shade(d, 2.0), argnums=(0, 1))
+"""
+
+UPSTREAM_SAFE = """\
+import jax
+import jax.numpy as jnp
+
+
+def rgb_planes_to_hsv_planes(red, green, blue):
+    value = jnp.maximum(jnp.maximum(red, green), blue)
+    minimum = jnp.minimum(jnp.minimum(red, green), blue)
+    range_ = value - minimum
+    safe_range = jnp.where(range_ > 0, range_, 1.)
+    norm = 1. / (6. * safe_range)
+    hue = jnp.where(value == green, norm * (blue - red) + 2. / 6., norm * (red - green) + 4. / 6.)
+    hue = jnp.where(value == red, norm * (green - blue), hue)
+    return jnp.where(range_ > 0, hue, 0.)
+
+
+def entropy(p):
+    lg = jnp.log(jnp.where(p > 0, p, 1.0))
+    ent = p * lg
+    return jnp.sum(jnp.where(p > 0, ent, 0.0))
+
+
+def shade(d, c):
+    safe = jnp.where(d != 0, d, 1.0)
+    inv = jnp.reciprocal(safe)
+    out = inv * c + 1.0
+    return jnp.sum(jnp.where(d != 0, out, 0.0))
+
+
+jacobian = jax.jacrev(rgb_planes_to_hsv_planes)
+grad = jax.grad(lambda p, d: entropy(p) + shade(d, 2.0), argnums=(0, 1))
+"""
+
+
+def _up_msg(op, name, branch, cond, where, key):
+    return (f"`{op}` (`{name}`) is computed for every element and reaches `{branch}`, which `jnp.where({cond}, ...)` "
+            f"masks out where the condition is false; its derivative is infinite/NaN {where}, which the condition "
+            f"masks out, so the gradient is NaN there (0 * inf). Guard `{key}` where `{name}` is computed "
+            f"(`jnp.where({cond}, {key}, 1.0)` inside)")
+
+
+def test_upstream_singular_reported(tmp_path, monkeypatch):
+    # dm_pix's rgb_to_hsv before b44f6ca (recall case 1434, jax 0.10.2: NaN in the Jacobian
+    # of an all-zeros image); `p * log(p)` through two names; `jnp.reciprocal` through three
+    found = lint_files(tmp_path, monkeypatch, {"color.py": UPSTREAM}, select="JAX120")
+    assert found == [
+        ("JAX120", "color.py", 9, 12, _up_msg("1. / (6. * range_)", "norm", "hue", "range_ > 0",
+                                              "where `range_` is 0", "range_")),
+        ("JAX120", "color.py", 16, 10, _up_msg("jnp.log(p)", "lg", "ent", "p > 0", "where `p` is 0", "p")),
+        ("JAX120", "color.py", 22, 11, _up_msg("jnp.reciprocal(d)", "inv", "out", "d != 0", "where `d` is 0", "d")),
+    ]
+
+
+def test_upstream_singular_guarded_silent(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"color.py": UPSTREAM_SAFE}, select="JAX120")
+    assert found == []
+
+
+WHERE_ROOT = """\
+import jax
+import jax.numpy as jnp
+import jax.numpy as np
+
+
+def damped(v):
+    n = jnp.linalg.norm(v)
+    return jnp.where(n == 0.0, 0.0, jnp.cos(n))
+
+
+def sinc_weight(v):
+    n = np.linalg.vector_norm(v, axis=-1)
+    return np.sum(np.where(n < 1e-6, 1.0, np.sin(n) * n))
+
+
+def loss(v):
+    return damped(v) + sinc_weight(v)
+
+
+grad = jax.grad(loss)
+"""
+
+WHERE_ROOT_SAFE = """\
+import jax
+import jax.numpy as jnp
+
+
+def damped(v):
+    sq = jnp.sum(v ** 2)
+    n = jnp.sqrt(jnp.where(sq > 0, sq, 1.0))
+    return jnp.where(sq == 0.0, 0.0, jnp.cos(n))
+
+
+def far(v):
+    n = jnp.linalg.norm(v)
+    return jnp.where(n > 2.0, 0.0, jnp.cos(n))
+
+
+def loss(v):
+    return damped(v) + far(v)
+
+
+grad = jax.grad(loss)
+"""
+
+
+def test_where_on_norm_reported(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"rot.py": WHERE_ROOT}, select="JAX120")
+    msg = ("`n = {root}` is tested by `{test}`, so the program expects `v` to be the zero vector, and `n` also "
+           "enters this `where`; there the derivative of the 2-norm is `v / norm(v)` = 0/0, and reverse mode "
+           "multiplies it by the zero cotangent the selected branch gives `n`: the gradient is NaN whatever the "
+           "branches compute. Compute the norm of a guarded input (`sq = jnp.sum(v ** 2)`, "
+           "`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`) and test the guarded value's input instead")
+    assert found == [
+        ("JAX120", "rot.py", 7, 9, msg.format(root="jnp.linalg.norm(v)", test="n == 0.0")),
+        ("JAX120", "rot.py", 12, 9, msg.format(root="np.linalg.vector_norm(v, axis=-1)", test="n < 1e-6")),
+    ]
+
+
+def test_where_on_norm_valid_silent(tmp_path, monkeypatch):
+    # the guarded root tested through `sq`; a test that does not single out 0 (`n > 2.0`)
+    found = lint_files(tmp_path, monkeypatch, {"rot.py": WHERE_ROOT_SAFE}, select="JAX120")
+    assert found == []

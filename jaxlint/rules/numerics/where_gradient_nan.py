@@ -1585,6 +1585,7 @@ class WhereGradientNaN(Rule):
         # (id(unit), name) -> the value last assigned to it in the walk, and whether that
         # assignment is a statement of the function's own body (it then reaches what follows)
         self._latest: dict[tuple[int, str], tuple[cst.BaseExpression, bool]] = {}
+        self._roots_reported: set[int] = set()  # norms reported by `_anticipated_zero_root`
 
     def visit_If(self, node: cst.If) -> None:
         self._enter_test(node)
@@ -2088,6 +2089,7 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+            self._where_on_root(node, cond, pos)
 
     def _reduction_where(self, node: cst.Call, q: str) -> None:
         """``jnp.sum(jnp.log(p), where=p > 0)``, ``jnp.mean(jnp.sqrt(x), where=x > 0)``: a
@@ -2268,6 +2270,32 @@ class WhereGradientNaN(Rule):
             return
         branches = [a.value for a in pos[1:3]] + [kw[k] for k in ("true_fun", "false_fun") if k in kw]
         operands = [a.value for a in pos[3:]] + [kw[k] for k in ("operand", "operands") if k in kw]
+
+        def enters(key: str) -> bool:
+            def reads(e: cst.CSTNode) -> bool:
+                return any(isinstance(n, cst.Name) and n.value == key for n in walk_tree(e))
+
+            if any(reads(o) for o in operands):
+                return True
+            for b in branches:
+                if isinstance(b, cst.Lambda) and reads(b.body):
+                    return True
+                if isinstance(b, cst.Name):
+                    fn = next((u for u in ctx.index.units if u.parent is ctx.unit and u.name == b.value
+                               and isinstance(u.node, cst.FunctionDef)), None)
+                    if fn is not None and key not in fn.assigned and all(p.name != key for p in fn.params) \
+                            and reads(fn.node.body):
+                        return True
+            return False
+
+        self._anticipated_zero_root(node, pred, enters, "the `lax.cond`")
+
+    def _anticipated_zero_root(self, site: cst.Call, pred: cst.BaseExpression, enters, what: str) -> None:
+        """A name bound once in this function to a 2-norm or a square root of an unguarded
+        input that ``pred`` tests against 0 (true at 0, false near it, or the reverse:
+        ``theta == 0.0``, ``theta < 1e-6``, ``n > 0``) and that ``enters(name)`` says
+        enters the selection: reported at the root (see `_cond_on_norm`)."""
+        ctx = self.ctx
         tested = _exprs_in(ctx, pred, self._test_of)
         for key in sorted(tested):
             if not key.isidentifier():
@@ -2280,27 +2308,10 @@ class WhereGradientNaN(Rule):
             if name is None:
                 continue
             root = self._singular_root(name)
-            if root is None:
+            if root is None or id(root) in self._roots_reported or not enters(key):
                 continue
-
-            def reads(e: cst.CSTNode) -> bool:
-                return any(isinstance(n, cst.Name) and n.value == key for n in walk_tree(e))
-
-            used = any(reads(o) for o in operands)
-            if not used:
-                for b in branches:
-                    if isinstance(b, cst.Lambda):
-                        used = reads(b.body)
-                    elif isinstance(b, cst.Name):
-                        fn = next((u for u in ctx.index.units if u.parent is ctx.unit and u.name == b.value
-                                   and isinstance(u.node, cst.FunctionDef)), None)
-                        used = fn is not None and key not in fn.assigned and \
-                            all(p.name != key for p in fn.params) and reads(fn.node.body)
-                    if used:
-                        break
-            if not used:
-                continue
-            self._site = node
+            self._roots_reported.add(id(root))
+            self._site = site
             if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
                     or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
                 return
@@ -2317,11 +2328,36 @@ class WhereGradientNaN(Rule):
             self.report(
                 root,
                 f"`{key} = {ctx.code(root).strip()}` is tested by `{ctx.code(pred).strip()}`, so the program "
-                f"{expects}, and `{key}` also enters the `lax.cond`; there {there}, and reverse mode multiplies "
+                f"{expects}, and `{key}` also enters {what}; there {there}, and reverse mode multiplies "
                 f"it by the zero cotangent the selected branch gives `{key}`: the gradient is NaN whatever the "
                 f"branches compute. {guard} and test the guarded value's input instead",
             )
             return
+
+    def _where_on_root(self, node: cst.Call, cond: cst.BaseExpression, pos) -> None:
+        """``n = jnp.linalg.norm(v)`` ... ``jnp.where(n == 0., 0., jnp.cos(n))``: the
+        `where` analogue of `_cond_on_norm`, for a branch that reads the norm in a function
+        finite at 0 (a division by it, a branch that is the name itself, are reported by
+        the `where` checks above)."""
+        ctx = self.ctx
+
+        def enters(key: str) -> bool:
+            for side in (1, 2):
+                b = pos[side].value
+                if isinstance(b, cst.Name):
+                    if b.value == key:
+                        return False  # `jnp.where(n == 0., 1., n)`: `_computed_operands`
+                    continue
+                if not any(isinstance(n, cst.Name) and n.value == key
+                           for n in walk_tree(b, lambda c: isinstance(c, cst.Lambda))):
+                    continue
+                for _op, inner, _safe, kind in self._singular_ops(b):
+                    if ctx.code(inner).strip() == key or (not _plain(inner) and self._zero_with(inner) == key):
+                        return False  # `g / n` under `n > 0`: reported at the division
+                return True
+            return False
+
+        self._anticipated_zero_root(node, cond, enters, "this `where`")
 
     def _power_of_norm(self, node: cst.CSTNode) -> None:
         """``jnp.linalg.norm(x) ** 2`` (``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``,
@@ -2999,7 +3035,10 @@ class WhereGradientNaN(Rule):
                     if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
-            if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
+            if found is None:
+                self._upstream_singular(cond, tested, branch, bound, side)
+                continue
+            if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
                     or self._no_tangent(bound) or self._only_through_kernel(bound):
                 continue
             op_node, detail = found
@@ -3014,6 +3053,68 @@ class WhereGradientNaN(Rule):
                 + ("`jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)" if overflow else
                    "`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)"),
             )
+
+    def _upstream_singular(self, cond, tested: set[str], branch: cst.Name, bound: cst.BaseExpression,
+                           side: int) -> None:
+        """The branch is a name computed, on earlier lines of the function, from other names
+        one of which is a singular function of the variable the condition tests (dm_pix's
+        ``norm = 1. / (6. * range_)``, ``hue = jnp.where(value == red, norm * (green - blue),
+        hue)``, then ``jnp.where(range_ > 0, hue, 0.)``, recall case 1434): the masked
+        elements' zero cotangent flows back through every operation (a `where` selects, it
+        does not stop it) and meets the infinite derivative where the divisor is 0.
+        Followed through at most three names, each's last binding in this function;
+        reported at the singular operation."""
+        ctx = self.ctx
+        unit = id(ctx.unit)
+        seen = {branch.value}
+        frontier = [bound]
+        masked_value = side == 2
+        for _depth in range(3):
+            names: list[str] = []
+            for e in frontier:
+                for n in walk_tree(e, lambda c: isinstance(c, cst.Lambda)):
+                    if isinstance(n, cst.Name) and n.value not in seen:
+                        seen.add(n.value)
+                        names.append(n.value)
+            frontier = []
+            for name in names:
+                value = self._bound.get((unit, name))
+                if not isinstance(value, (cst.Call, cst.BinaryOperation)):
+                    continue
+                frontier.append(value)
+                for op_node, inner, _safe, kind in self._singular_ops(value):
+                    if kind not in ("zero", "nonpositive"):
+                        continue
+                    key = ctx.code(inner).strip()
+                    if key not in tested:
+                        key = self._zero_with(inner) if not _plain(inner) else None
+                        if key is None or key not in tested:
+                            continue
+                    if not any(_truth(ctx, cond, key, at) is masked_value for at in _SINGULAR_POINTS[kind]):
+                        continue
+                    if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                        continue
+                    if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
+                            or self._no_tangent(op_node) or self._only_through_kernel(op_node) \
+                            or self._at_construction() or self._underived():
+                        return
+                    which = "false" if side == 1 else "true"
+                    self.report(
+                        op_node,
+                        f"`{ctx.code(op_node).strip()}` (`{name}`) is computed for every element and reaches "
+                        f"`{branch.value}`, which `jnp.where({ctx.code(cond).strip()}, ...)` masks out where the "
+                        f"condition is {which}; its derivative is infinite/NaN "
+                        f"{_singular_where(ctx, op_node, key, kind)}, which the condition masks out, so the "
+                        f"gradient is NaN there (0 * inf). Guard `{key}` where `{name}` is computed "
+                        f"(`jnp.where({ctx.code(cond).strip()}, {key}, 1.0)` inside)" if side == 1 else
+                        f"`{ctx.code(op_node).strip()}` (`{name}`) is computed for every element and reaches "
+                        f"`{branch.value}`, which `jnp.where({ctx.code(cond).strip()}, ...)` masks out where the "
+                        f"condition is {which}; its derivative is infinite/NaN "
+                        f"{_singular_where(ctx, op_node, key, kind)}, which the condition masks out, so the "
+                        f"gradient is NaN there (0 * inf). Guard `{key}` where `{name}` is computed "
+                        f"(`jnp.where({ctx.code(cond).strip()}, 1.0, {key})` inside)",
+                    )
+                    return
 
     def _singular_output(self, e: cst.BaseExpression):
         """``e`` is a singular function applied to an unguarded input: the values it
