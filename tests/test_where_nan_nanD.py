@@ -469,3 +469,88 @@ def test_where_on_norm_valid_silent(tmp_path, monkeypatch):
     # the guarded root tested through `sq`; a test that does not single out 0 (`n > 2.0`)
     found = lint_files(tmp_path, monkeypatch, {"rot.py": WHERE_ROOT_SAFE}, select="JAX120")
     assert found == []
+
+
+BREADTH = """\
+import jax.numpy as jnp
+import jax.scipy.special as jss
+from jax import lax
+
+
+def a(x):
+    return jnp.where(x > -1, jnp.log1p(x), 0.0)
+
+
+def b(x):
+    return jnp.where(jnp.abs(x) < 1, jnp.arctanh(x), 0.0)
+
+
+def c(x):
+    return jnp.where(x > 1, lax.acosh(x), 0.0)
+
+
+def d(x):
+    return jnp.where(x != 0, jnp.cbrt(x), 0.0)
+
+
+def e(x):
+    return jnp.where(x > 0, jss.gammaln(x), 0.0)
+
+
+def f(x):
+    return jnp.where(x != 0, lax.integer_pow(x, -2), 0.0)
+"""
+
+BREADTH_SAFE = """\
+import jax.numpy as jnp
+import jax.scipy.special as jss
+from jax import lax
+
+
+def a(x):
+    return jnp.where(x > -1, jnp.log1p(jnp.where(x > -1, x, 0.0)), 0.0)
+
+
+def b(x):
+    return jnp.where(jnp.abs(x) > 1.5, 0.0, jnp.arctanh(x))
+
+
+def c(x):
+    return jnp.where(x > 1, lax.acosh(jnp.where(x > 1, x, 2.0)), 0.0)
+
+
+def e(x):
+    return jnp.where(x > 0.5, jss.gammaln(jnp.where(x > 0.5, x, 1.0)), 0.0)
+
+
+def f(x):
+    return jnp.where(x != 0, lax.integer_pow(x, 2), 0.0)
+"""
+
+
+def _b_msg(op, cond, where, key, safe):
+    return (f"`{op}` is computed for every element, also where `{cond}` is false and masks it out; its derivative "
+            f"is infinite/NaN {where}, so the gradient of this `where` is NaN (0 * inf). Guard `{key}` with the "
+            f"same condition too (double where: `jnp.where(cond, {key}, {safe})` inside)")
+
+
+def test_breadth_singular_functions(tmp_path, monkeypatch):
+    # jax 0.10.2, grad of each at the point: log1p at -1, arctanh at ±1, acosh in [-1, 1],
+    # cbrt at 0, gammaln at 0, integer_pow(x, -2) at 0: all NaN
+    found = lint_files(tmp_path, monkeypatch, {"fns.py": BREADTH}, select="JAX120")
+    assert found == [
+        ("JAX120", "fns.py", 7, 30, _b_msg("jnp.log1p(x)", "x > -1", "where `x` is -1", "x", "0.0")),
+        ("JAX120", "fns.py", 11, 38, _b_msg("jnp.arctanh(x)", "jnp.abs(x) < 1", "where `x` is 1 or -1", "x", "0.0")),
+        ("JAX120", "fns.py", 15, 29, _b_msg("lax.acosh(x)", "x > 1", "where `x` is between -1 and 1", "x", "2.0")),
+        ("JAX120", "fns.py", 19, 30, _b_msg("jnp.cbrt(x)", "x != 0", "where `x` is 0", "x", "1.0")),
+        ("JAX120", "fns.py", 23, 29, _b_msg("jss.gammaln(x)", "x > 0", "where `x` is 0 or a negative integer",
+                                            "x", "1.0")),
+        ("JAX120", "fns.py", 27, 30, _b_msg("lax.integer_pow(x, -2)", "x != 0", "where `x` is 0", "x", "1.0")),
+    ]
+
+
+def test_breadth_singular_functions_guarded_silent(tmp_path, monkeypatch):
+    # double wheres; arctanh masked only beyond ±1.5 (its derivative is finite there: at 2
+    # the masked gradient is 0); a positive integer power
+    found = lint_files(tmp_path, monkeypatch, {"fns.py": BREADTH_SAFE}, select="JAX120")
+    assert found == []

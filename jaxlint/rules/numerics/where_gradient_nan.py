@@ -43,6 +43,20 @@ _SINGULAR = {
     "jax.lax.exp2": 0.0,
     "jax.lax.cosh": 0.0,
     "jax.lax.sinh": 0.0,
+    # (nanD breadth, each checked on jax 0.10.2 as `grad(lambda x: jnp.where(cond, f(x), 0.))`
+    # at the point: NaN there, 0 beyond it where noted)
+    "jax.numpy.log1p": 0.0,  # at -1 (below: 0)
+    "jax.lax.log1p": 0.0,
+    "jax.numpy.arctanh": 0.0,  # at 1 and -1 (beyond: 0)
+    "jax.lax.atanh": 0.0,
+    "jax.numpy.arccosh": 2.0,  # where |x| <= 1 (at -3: 0)
+    "jax.lax.acosh": 2.0,
+    "jax.numpy.cbrt": 1.0,  # at 0 (at -1: 0)
+    "jax.lax.cbrt": 1.0,
+    "jax.lax.reciprocal": 1.0,  # at 0
+    "jax.scipy.special.entr": 1.0,  # at 0
+    "jax.scipy.special.gammaln": 1.0,  # at 0, -1, -2... (at -0.5: 0)
+    "jax.lax.lgamma": 1.0,
 }
 # the singular set of each function (see _SINGULAR_POINTS); the rest: 0 and below
 _SINGULAR_KIND = {
@@ -53,6 +67,18 @@ _SINGULAR_KIND = {
     "jax.lax.asin": "unit",
     **{f"jax.{m}.{f}": "overflow" for m in ("numpy", "lax") for f in ("exp", "expm1", "exp2")},
     **{f"jax.{m}.{f}": "overflow_both" for m in ("numpy", "lax") for f in ("cosh", "sinh")},
+    "jax.numpy.log1p": "minus_one",
+    "jax.lax.log1p": "minus_one",
+    "jax.numpy.arctanh": "unit_only",
+    "jax.lax.atanh": "unit_only",
+    "jax.numpy.arccosh": "unit_in",
+    "jax.lax.acosh": "unit_in",
+    "jax.numpy.cbrt": "zero",
+    "jax.lax.cbrt": "zero",
+    "jax.lax.reciprocal": "zero",
+    "jax.scipy.special.entr": "zero",
+    "jax.scipy.special.gammaln": "poles",
+    "jax.lax.lgamma": "poles",
 }
 # norms whose default (2-norm, Frobenius) is a sqrt of a sum of squares: NaN gradient at
 # the zero vector (checked on jax 0.10.2; ord=1 and ord=inf are not singular there, nor
@@ -127,7 +153,7 @@ def _sum_of_squares(ctx, e: cst.CSTNode) -> bool:
     return False
 
 
-_POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
+_POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow")
 _DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
 _GUARDS = frozenset(
     {"jax.numpy.where", "jax.lax.select", "jax.numpy.maximum", "jax.numpy.clip", "jax.numpy.fmax",
@@ -143,12 +169,26 @@ _SINGULAR_POINTS = {
     "nonpositive": (0.0, -1e-30, -1.0, -1e30),
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
+    "unit_only": (1.0, -1.0),  # `arctanh`: finite derivative beyond ±1
+    "unit_in": (1.0, 0.5, 0.0, -0.5, -1.0),  # `arccosh`: NaN derivative for |x| < 1, inf at ±1
+    "minus_one": (-1.0,),  # `log1p`: finite derivative below -1
+    "poles": (0.0, -1.0, -2.0),  # `gammaln`: 0 and the negative integers
     # `exp`/`expm1`/`cosh`/`sinh` overflow to inf above about 88 (float32; 709 in float64), and
     # so does their derivative: a branch masked out for every large input gets 0 * inf
     "overflow": (1e30,),
     "overflow_both": (1e30, -1e30),
 }
 _OVERFLOW = frozenset({"overflow", "overflow_both"})
+# is the derivative of a function of this kind infinite/NaN at value v of its input?
+_SINGULAR_TEST = {
+    "nonpositive": lambda v: v <= 0,
+    "zero": lambda v: v == 0,
+    "unit": lambda v: abs(v) >= 1,
+    "unit_only": lambda v: abs(v) == 1,
+    "unit_in": lambda v: abs(v) <= 1,
+    "minus_one": lambda v: v == -1,
+    "poles": lambda v: v <= 0 and v == int(v),
+}
 # functions whose values lie in a small interval, so `exp` of them cannot overflow
 _BOUNDED = frozenset(
     [f"jax.nn.{f}" for f in ("sigmoid", "hard_sigmoid", "softmax", "log_sigmoid", "hard_tanh", "soft_sign")]
@@ -223,6 +263,14 @@ def _singular_where(ctx, op_node: cst.CSTNode, key: str, kind: str) -> str:
         return f"where `{key}` is 0"
     if kind == "unit":
         return f"where `{key}` is 1 or -1, or beyond"
+    if kind == "unit_only":
+        return f"where `{key}` is 1 or -1"
+    if kind == "unit_in":
+        return f"where `{key}` is between -1 and 1"
+    if kind == "minus_one":
+        return f"where `{key}` is -1"
+    if kind == "poles":
+        return f"where `{key}` is 0 or a negative integer"
     if kind != "nonpositive":
         return "there"
     q = ctx.qualname(op_node.func) if isinstance(op_node, cst.Call) else None
@@ -241,7 +289,7 @@ def _singular_where(ctx, op_node: cst.CSTNode, key: str, kind: str) -> str:
 
 
 def _fmt(v: float) -> str:
-    return "1.0" if v == 1.0 else "0.0"
+    return repr(float(v))
 
 
 # reductions whose `where=` drops elements (after their argument was computed for all)
@@ -679,7 +727,10 @@ class WhereGradientNaN(Rule):
     what_it_does = (
         "Flags a 3-argument `jnp.where(cond, a, b)` (or `lax.select`) where a branch applies a "
         "function that is singular on the masked side (`log`, `log2`, `log10`, `sqrt`, "
-        "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
+        "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, `log1p` (at -1), `arctanh` (at ±1), "
+        "`arccosh` (between -1 and 1), `cbrt` (at 0), `jax.scipy.special.gammaln` and "
+        "`lax.lgamma` (at 0 and the negative integers), `jax.scipy.special.entr` (at 0), a "
+        "fractional or negative power (`lax.integer_pow(x, -2)` too), or a "
         "division `a / x`, or a function of the same module that applies one of those to a "
         "parameter, unguarded: `def _knu(nu, x): return jnp.sqrt(jnp.pi / (2.0 * x)) ...` called "
         "as `_knu(beta, k)`) to a variable that the condition tests (`jnp.where(x > 0, "
@@ -824,7 +875,29 @@ class WhereGradientNaN(Rule):
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
         "in code that is differentiated (`(delta ** 0.5)[delta > 0]`, `jnp.log(p)[p > 0]`): the "
-        "dropped elements' infinite derivative meets a zero cotangent."
+        "dropped elements' infinite derivative meets a zero cotangent.\n\n"
+        "A branch computed, on earlier lines, from a name bound to a singular function of the "
+        "tested variable is reported at that function (`norm = 1. / (6. * range_)`, `hue = "
+        "jnp.where(value == red, norm * (green - blue), hue)`, then `jnp.where(range_ > 0, hue, 0.)`; "
+        "`lg = jnp.log(p)`, `ent = p * lg`, `jnp.where(p > 0, ent, 0.)`: followed through three names): "
+        "a `where` between them selects, it does not stop the zero cotangent. A divisor whose last "
+        "binding, a statement of the function's own body, keeps it off zero is quiet (`z = s.sum()` "
+        "then `z = jnp.where(z == 0, 1, z)` ... `lax.select(z > 0, d / z, ...)`); a guard under an "
+        "`if`, or one that leaves 0 in place (`jnp.where(z < 0, 1., z)`), is not.\n\n"
+        "The 2-norm's own derivative at the zero vector, `x / norm(x)`, is 0/0, whatever follows: "
+        "reported where the code shows that point matters. A power above 1 of a 2-norm "
+        "(`jnp.linalg.norm(x) ** 2`, `jnp.square(n)` with `n = jnp.linalg.vector_norm(w)`, "
+        "`jnp.power(n, 2)`, `n * n`, `jnp.sqrt(jnp.sum(d ** 2, axis=-1)) ** 2`, "
+        "`optax.global_norm(params) ** 2`), in a function shown differentiated: it is smooth at "
+        "0 with gradient 0, and JAX gives NaN (`jnp.sum(x ** 2)`, `norm(x, ord=1) ** 2`, "
+        "`optax.safe_norm(x, 0.) ** 2`, `optax.tree_utils.tree_l2_norm(p, squared=True)` are "
+        "fine). A norm (or the root of a sum of squares) bound once in the function that a "
+        "`lax.cond` predicate or a `where` condition tests against 0 (`theta == 0.0`, `theta < "
+        "1e-6`, `n > 0`: true at 0 and false just above it, or the reverse; not `theta > 1.0`) "
+        "while the norm also enters the selection (a `lax.cond` operand, read by a branch "
+        "function or lambda, or read in a `where` branch in a function finite at 0, `jnp.cos(n)`): "
+        "the program expects the zero vector, and the selected branch's zero cotangent meets the "
+        "norm's NaN derivative (jaxsim's `from_axis_angle`); reported at the norm."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -2570,7 +2643,7 @@ class WhereGradientNaN(Rule):
                 if kind in _OVERFLOW:
                     singular = v >= 1e3 or kind == "overflow_both" and v <= -1e3
                 else:
-                    singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                    singular = _SINGULAR_TEST.get(kind, _SINGULAR_TEST["unit"])(v)
                 if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
                     return True
         return False
