@@ -85,8 +85,13 @@ def pair_energy(x):
     return jnp.sum(jnp.sum(d ** 2, axis=-1))
 
 
+def spring(c1, c2, r):
+    d = jnp.linalg.norm(c1 - c2)  # also read as itself: not smooth at 0 whatever the square
+    return (d - r) ** 2 + d ** 2
+
+
 def loss(params, x):
-    return reg(params["w"]) + otu.tree_l2_norm(params, squared=True) + pair_energy(x)
+    return reg(params["w"]) + otu.tree_l2_norm(params, squared=True) + pair_energy(x) + spring(x[0], x[1], 1.0)
 
 
 def report(x):
@@ -133,8 +138,9 @@ def test_power_of_norm_across_modules(tmp_path, monkeypatch):
 
 
 def test_power_of_norm_valid_twins_silent(tmp_path, monkeypatch):
-    # sums of squares, an ord=1 norm, optax.safe_norm, tree_l2_norm(squared=True); and a
-    # squared norm in a function that is only jitted (no derivative shown)
+    # sums of squares, an ord=1 norm, optax.safe_norm, tree_l2_norm(squared=True); a norm
+    # also read as itself (brepax's lens formula, recall case 621, reads `d` and `d**2`);
+    # and a squared norm in a function that is only jitted (no derivative shown)
     found = lint_files(tmp_path, monkeypatch, {"losses.py": SAFE_LOSSES, "train.py": SAFE_TRAIN},
                        select="JAX120")
     assert found == []

@@ -888,7 +888,9 @@ class WhereGradientNaN(Rule):
         "reported where the code shows that point matters. A power above 1 of a 2-norm "
         "(`jnp.linalg.norm(x) ** 2`, `jnp.square(n)` with `n = jnp.linalg.vector_norm(w)`, "
         "`jnp.power(n, 2)`, `n * n`, `jnp.sqrt(jnp.sum(d ** 2, axis=-1)) ** 2`, "
-        "`optax.global_norm(params) ** 2`), in a function shown differentiated: it is smooth at "
+        "`optax.global_norm(params) ** 2`; a name bound to the norm only when every read of it is "
+        "such a power: `d` also read as `2 * d * r1` is not smooth at 0 anyway), in a function "
+        "shown differentiated: it is smooth at "
         "0 with gradient 0, and JAX gives NaN (`jnp.sum(x ** 2)`, `norm(x, ord=1) ** 2`, "
         "`optax.safe_norm(x, 0.) ** 2`, `optax.tree_utils.tree_l2_norm(p, squared=True)` are "
         "fine). A norm (or the root of a sum of squares) bound once in the function that a "
@@ -2432,6 +2434,21 @@ class WhereGradientNaN(Rule):
 
         self._anticipated_zero_root(node, cond, enters, "this `where`")
 
+    def _only_squared(self, name: str) -> bool:
+        """Is every read of ``name`` in this function's text a power of it (``n ** 2``,
+        ``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``)?  A norm also read as itself
+        (``2 * d * r1``) makes the function non-smooth at the zero vector: writing its
+        square as a sum of squares would not remove the NaN.  (Read on the function's
+        source text; a mention in a comment or string counts as a read: quieter.)"""
+        import re
+        code = self.ctx.code(self.ctx.unit.node)
+        n = re.escape(name)
+        reads = len(re.findall(rf"(?<![.\w]){n}\b", code)) - len(re.findall(rf"(?<![.\w]){n}\s*=(?!=)", code))
+        squared = (len(re.findall(rf"(?<![.\w]){n}\s*\*\*", code))
+                   + len(re.findall(rf"(?:square|power|integer_pow|pow)\(\s*{n}\b", code))
+                   + 2 * len(re.findall(rf"(?<![.\w]){n}\s*\*\s*{n}\b(?!\s*\*\*)", code)))
+        return reads <= squared
+
     def _power_of_norm(self, node: cst.CSTNode) -> None:
         """``jnp.linalg.norm(x) ** 2`` (``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``,
         any power above 1 of a 2-norm): smooth at the zero vector, with gradient 0 there,
@@ -2469,6 +2486,8 @@ class WhereGradientNaN(Rule):
         root = self._euclidean_root(base)
         if root is None:
             return
+        if isinstance(base, cst.Name) and not self._only_squared(base.value):
+            return  # `d = norm(c1 - c2)` also read as `d` (`2 * d * r1`): not smooth at 0 anyway
         self._site = node
         if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
                 or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
