@@ -560,3 +560,95 @@ def test_breadth_singular_functions_guarded_silent(tmp_path, monkeypatch):
     # the masked gradient is 0); a positive integer power
     found = lint_files(tmp_path, monkeypatch, {"fns.py": BREADTH_SAFE}, select="JAX120")
     assert found == []
+
+
+COULOMB = """\
+import jax
+import jax.numpy as np
+
+
+def distance(ri, rj, box=None):
+    dij = np.linalg.norm(ri-rj, axis=-1)
+    return dij
+
+
+def pairwise(conf, charges):
+    ri = np.expand_dims(conf, 0)
+    rj = np.expand_dims(conf, 1)
+    dij = distance(ri, rj)
+    qij = np.multiply(np.expand_dims(charges, 0), np.expand_dims(charges, 1))
+    keep_mask = 1 - np.eye(conf.shape[0])
+    eij = np.where(keep_mask, qij/dij, np.zeros_like(dij))
+    return np.sum(eij)
+
+
+def lj(x):
+    n = x.shape[0]
+    r = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=-1)
+    return np.sum(np.where(~np.eye(n, dtype=bool), (1.0 / r) ** 6, 0.0))
+
+
+def log_potential(x):
+    d = x[None] - x[:, None]
+    r = np.sqrt(np.sum(d ** 2, axis=-1))
+    return np.sum(np.where(np.eye(x.shape[0]) == 0, np.log(r), 0.0))
+
+
+forces = jax.jacrev(pairwise, 0)
+grad = jax.grad(lambda x: lj(x) + log_potential(x))
+"""
+
+COULOMB_SAFE = """\
+import jax
+import jax.numpy as np
+
+
+def distance(ri, rj, keep_mask):
+    d2 = np.sum(np.power(ri - rj, 2), axis=-1)
+    d2 = np.where(keep_mask, d2, np.ones_like(d2))
+    return np.sqrt(d2)
+
+
+def pairwise(conf, charges):
+    ri = np.expand_dims(conf, 0)
+    rj = np.expand_dims(conf, 1)
+    keep_mask = 1 - np.eye(conf.shape[0])
+    dij = distance(ri, rj, keep_mask)
+    qij = np.multiply(np.expand_dims(charges, 0), np.expand_dims(charges, 1))
+    return np.sum(np.where(keep_mask, qij/dij, np.zeros_like(dij)))
+
+
+def cross(x, y):
+    r = np.linalg.norm(x[:, None, :] - y[None, :, :], axis=-1)
+    return np.sum(np.where(~np.eye(x.shape[0], dtype=bool), 1.0 / r, 0.0))
+
+
+forces = jax.jacrev(pairwise, 0)
+grad = jax.grad(cross, argnums=(0, 1))
+"""
+
+
+def _diag_msg(op, cond, which, key):
+    return (f"`{op}` is computed for every element, also on the diagonal, where `{cond}` is {which} and masks it "
+            f"out; `{key}` is the distance of each point to itself there, 0, where the derivative of `{op}` is "
+            f"infinite and that of the norm is 0/0: the gradient of this `where` is NaN. Mask the squared "
+            f"distances before the root (`jnp.sqrt(jnp.where(mask, d2, 1.0))`), so the diagonal is computed at 1")
+
+
+def test_diagonal_masked_distance_reported(tmp_path, monkeypatch):
+    # recall case 505 (jax#654): the distance helper and `1 - eye`; a Lennard-Jones term
+    # with `~eye(n, dtype=bool)`; a log potential with the root of a sum of squares and
+    # `eye == 0` (jax 0.10.2: NaN in every entry of the gradient)
+    found = lint_files(tmp_path, monkeypatch, {"energy.py": COULOMB}, select="JAX120")
+    assert found == [
+        ("JAX120", "energy.py", 16, 31, _diag_msg("qij/dij", "keep_mask", "false", "dij")),
+        ("JAX120", "energy.py", 23, 53, _diag_msg("(1.0 / r)", "~np.eye(n, dtype=bool)", "false", "r")),
+        ("JAX120", "energy.py", 29, 53, _diag_msg("np.log(r)", "np.eye(x.shape[0]) == 0", "false", "r")),
+    ]
+
+
+def test_diagonal_masked_distance_valid_silent(tmp_path, monkeypatch):
+    # the squared distances masked before the root (the thread's fix); distances between
+    # two different arrays (no zero diagonal)
+    found = lint_files(tmp_path, monkeypatch, {"energy.py": COULOMB_SAFE}, select="JAX120")
+    assert found == []

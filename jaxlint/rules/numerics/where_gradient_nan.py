@@ -119,6 +119,7 @@ def _euclidean_order(ctx, call: cst.Call) -> bool:
 # (jax 0.10.2: grad of optax.global_norm(t) ** 2 at zeros is NaN)
 _GLOBAL_NORMS = frozenset({"optax.global_norm", "optax.tree_utils.tree_l2_norm", "optax.tree.norm"})
 _SQUARE_FUNCS = frozenset({"jax.numpy.square", "jax.lax.square"})
+_EYES = frozenset({"jax.numpy.eye", "jax.numpy.identity", "numpy.eye", "numpy.identity"})
 _NORM_POWERS = _SQUARE_FUNCS | {"jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow"}
 
 
@@ -899,7 +900,14 @@ class WhereGradientNaN(Rule):
         "while the norm also enters the selection (a `lax.cond` operand, read by a branch "
         "function or lambda, or read in a `where` branch in a function finite at 0, `jnp.cos(n)`): "
         "the program expects the zero vector, and the selected branch's zero cotangent meets the "
-        "norm's NaN derivative (jaxsim's `from_axis_angle`); reported at the norm."
+        "norm's NaN derivative (jaxsim's `from_axis_angle`); reported at the norm. A condition built "
+        "from an identity matrix (`1 - jnp.eye(n)`, `~jnp.eye(n, dtype=bool)`, `jnp.eye(n) == 0`, a "
+        "name bound to one) masks exactly the diagonal: a division by (or `log`/`sqrt` of) a distance "
+        "matrix of one array's points there (`jnp.linalg.norm(x[:, None] - x[None, :], axis=-1)`, the "
+        "root of a sum of squares of `jnp.expand_dims(x, 0) - jnp.expand_dims(x, 1)`, or a function "
+        "of the module returning the norm of its two parameters' difference, called with such views) "
+        "is reported: the diagonal is each point's distance to itself, 0 (jax#654's pairwise "
+        "Coulomb energy); distances between two different arrays are not."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -2026,6 +2034,7 @@ class WhereGradientNaN(Rule):
         res = self._test_of
         tested = [(c, m_side, _exprs_in(ctx, c, res)) for c, m_side in masks]
         if not tested[0][2] and len(masks) == 1 and not self._anticipating(pos):
+            self._diagonal_masked(node, cond, pos)
             return
         for side, branch in ((1, pos[1].value), (2, pos[2].value)):
             anticipated = False  # one finding per branch for a singular point the other branch handles
@@ -2165,6 +2174,7 @@ class WhereGradientNaN(Rule):
         if len(masks) == 1:
             self._computed_operands(cond, pos)
             self._where_on_root(node, cond, pos)
+            self._diagonal_masked(node, cond, pos)
 
     def _reduction_where(self, node: cst.Call, q: str) -> None:
         """``jnp.sum(jnp.log(p), where=p > 0)``, ``jnp.mean(jnp.sqrt(x), where=x > 0)``: a
@@ -2449,6 +2459,201 @@ class WhereGradientNaN(Rule):
                    + 2 * len(re.findall(rf"(?<![.\w]){n}\s*\*\s*{n}\b(?!\s*\*\*)", code)))
         return reads <= squared
 
+    def _single_value(self, e: cst.CSTNode) -> Optional[cst.BaseExpression]:
+        """The one value this function binds name ``e`` to (not rebound in a loop), or None."""
+        if not isinstance(e, cst.Name):
+            return None
+        entries = self._bindings.get((id(self.ctx.unit), e.value))
+        if not entries or len(entries) != 1 or entries[0] is None or self.ctx.rebound_in_loop(e):
+            return None
+        return entries[0]
+
+    def _diagonal_side(self, cond: cst.CSTNode, depth: int = 0) -> Optional[int]:
+        """The branch a condition built from an identity matrix masks out on the diagonal:
+        1 for ``1 - jnp.eye(n)``, ``~jnp.eye(n, dtype=bool)``, ``jnp.eye(n) == 0``,
+        ``jnp.logical_not(jnp.eye(n))`` (false there), 2 for ``jnp.eye(n)``, ``jnp.eye(n) ==
+        1``, ``jnp.eye(n) > 0`` (true there); None for anything else."""
+        ctx = self.ctx
+        if depth > 3:
+            return None
+        bound = self._single_value(cond)
+        if bound is not None:
+            return self._diagonal_side(bound, depth + 1)
+
+        def eye(e: cst.CSTNode) -> bool:
+            if isinstance(e, cst.Name):
+                v = self._single_value(e)
+                return v is not None and depth < 3 and eye(v)
+            if isinstance(e, cst.Call):
+                q = ctx.qualname(e.func) or ""
+                if q in _EYES:
+                    return True
+                if isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype":
+                    return eye(e.func.value)
+                if q in ("jax.numpy.asarray", "jax.numpy.array") and e.args:
+                    return eye(e.args[0].value)
+            return False
+
+        def zero(e, v) -> bool:
+            return isinstance(e, (cst.Integer, cst.Float)) and float(e.value) == v
+
+        if eye(cond):
+            return 2
+        if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, (cst.BitInvert, cst.Not)) \
+                and eye(cond.expression):
+            return 1
+        if isinstance(cond, cst.Call) and ctx.qualname(cond.func) == "jax.numpy.logical_not" and cond.args \
+                and eye(cond.args[0].value):
+            return 1
+        if isinstance(cond, cst.BinaryOperation) and isinstance(cond.operator, cst.Subtract) \
+                and zero(cond.left, 1.0) and eye(cond.right):
+            return 1
+        if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1 and eye(cond.left):
+            op, right = cond.comparisons[0].operator, cond.comparisons[0].comparator
+            if isinstance(op, cst.Equal) and zero(right, 0.0) or isinstance(op, cst.NotEqual) and zero(right, 1.0) \
+                    or isinstance(op, cst.LessThan) and zero(right, 1.0):
+                return 1
+            if isinstance(op, cst.Equal) and zero(right, 1.0) or isinstance(op, cst.NotEqual) and zero(right, 0.0) \
+                    or isinstance(op, cst.GreaterThan) and zero(right, 0.0):
+                return 2
+        return None
+
+    def _view(self, e: cst.CSTNode, unit_values=None) -> Optional[tuple[str, int]]:
+        """``x[:, None]`` -> ("x", 1), ``x[None]`` -> ("x", 0), ``jnp.expand_dims(x, 0)`` ->
+        ("x", 0): an array and the axis a new dimension is inserted at."""
+        ctx = self.ctx
+        if isinstance(e, cst.Name) and unit_values is None:
+            v = self._single_value(e)
+            return self._view(v, True) if v is not None else None
+        if isinstance(e, cst.Subscript) and _plain(e.value):
+            for i, el in enumerate(e.slice):
+                if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) \
+                        and el.slice.value.value == "None":
+                    return ctx.code(e.value).strip(), i
+            return None
+        if isinstance(e, cst.Call) and ctx.qualname(e.func) in ("jax.numpy.expand_dims", "numpy.expand_dims"):
+            pos = positional_args(e)
+            if len(pos) == 2 and _plain(pos[0].value):
+                axis = int_value(pos[1].value)
+                if axis is not None and axis >= 0:
+                    return ctx.code(pos[0].value).strip(), axis
+        return None
+
+    def _pairwise(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """Are ``a`` and ``b`` one array with a new axis at two different places
+        (``x[:, None] - x[None, :]``): their difference is 0 on the diagonal."""
+        va, vb = self._view(a), self._view(b)
+        return va is not None and vb is not None and va[0] == vb[0] and va[1] != vb[1]
+
+    def _distance_of(self, e: cst.CSTNode, pair) -> bool:
+        """``e`` is a 2-norm (or the root of a sum of squares) of ``a - b`` where
+        ``pair(a, b)`` holds."""
+        ctx = self.ctx
+        if not isinstance(e, cst.Call):
+            return False
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if not pos:
+            return False
+        arg = pos[0].value
+        if q in _EUCLIDEAN_NORMS and _euclidean_order(ctx, e):
+            diff = arg
+        elif q in ("jax.numpy.sqrt", "jax.lax.sqrt") and isinstance(arg, cst.Call) \
+                and ctx.qualname(arg.func) == "jax.numpy.sum" and positional_args(arg) \
+                and _squared(ctx, positional_args(arg)[0].value):
+            sq = positional_args(arg)[0].value
+            diff = sq.left if isinstance(sq, cst.BinaryOperation) else positional_args(sq)[0].value
+        else:
+            return False
+        while isinstance(diff, cst.Name):
+            v = self._single_value(diff)
+            if v is None:
+                return False
+            diff = v
+        return isinstance(diff, cst.BinaryOperation) and isinstance(diff.operator, cst.Subtract) \
+            and pair(diff.left, diff.right)
+
+    def _zero_diagonal(self, e: cst.CSTNode) -> bool:
+        """Is ``e`` (a name bound once to it) a matrix of distances between the points of
+        one array, 0 on its diagonal: ``jnp.linalg.norm(x[:, None] - x[None, :], axis=-1)``,
+        ``jnp.sqrt(jnp.sum((jnp.expand_dims(x, 0) - jnp.expand_dims(x, 1)) ** 2, -1))``, or a
+        function of this module returning the norm of its two parameters' difference called
+        with two such views (``distance(ri, rj)`` with ``ri = np.expand_dims(conf, 0)``)?"""
+        ctx = self.ctx
+        v = self._single_value(e) if isinstance(e, cst.Name) else e
+        if not isinstance(v, cst.Call):
+            return False
+        if self._distance_of(v, self._pairwise):
+            return True
+        q = ctx.qualname(v.func) or ""
+        if not self._module_function(v.func, q):
+            return False
+        unit = ctx.value(v.func).unit
+        if unit is None or not isinstance(unit.node, cst.FunctionDef) or unit.node.decorators \
+                or len(unit.returns) != 1 or unit.returns[0] is None:
+            return False
+        ret = unit.returns[0]
+        if isinstance(ret, cst.Name):
+            entries = [val for _seq, val in unit.bindings.get(ret.value, ())]
+            if len(entries) != 1 or entries[0] is None:
+                return False
+            ret = entries[0]
+        pos = positional_args(v)
+        params = [p.name for p in unit.positional()]
+        views = {params[i]: self._view(a.value) for i, a in enumerate(pos) if i < len(params)}
+
+        def pair(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+            if not (isinstance(a, cst.Name) and isinstance(b, cst.Name)):
+                return False
+            va, vb = views.get(a.value), views.get(b.value)
+            return a.value not in unit.assigned and b.value not in unit.assigned \
+                and va is not None and vb is not None and va[0] == vb[0] and va[1] != vb[1]
+
+        if not isinstance(ret, cst.Call):
+            return False
+        # the helper's norm, its difference read in the helper's own bindings
+        saved = self._single_value
+        self._single_value = lambda n: (  # type: ignore[method-assign]
+            next((val for _s, val in unit.bindings.get(n.value, ())), None)
+            if isinstance(n, cst.Name) and len(unit.bindings.get(n.value, ())) == 1 else None)
+        try:
+            return self._distance_of(ret, pair)
+        finally:
+            self._single_value = saved  # type: ignore[method-assign]
+
+    def _diagonal_masked(self, node: cst.Call, cond: cst.BaseExpression, pos) -> None:
+        """``keep = 1 - jnp.eye(n)`` ... ``jnp.where(keep, q / r, 0.)`` with ``r`` the
+        distance matrix of one array's points: the condition masks out exactly the
+        diagonal, where ``r`` is 0 (each point's distance to itself), and the masked
+        division's infinite derivative meets a zero cotangent; the norm's own derivative
+        there is NaN too (jax 0.10.2: NaN in every entry of the gradient; recall case 505,
+        jax#654).  Reported at the singular operation."""
+        ctx = self.ctx
+        side = self._diagonal_side(cond)
+        if side is None:
+            return
+        branch = pos[side].value
+        for op_node, inner, _safe, kind in self._singular_ops(branch):
+            # (a power of the distance, `1.0 / r ** 6`: `_power_of_norm` reports it)
+            if kind not in ("zero", "nonpositive") or not isinstance(inner, cst.Name) \
+                    or not self._zero_diagonal(inner):
+                continue
+            self._site = node
+            if self._no_tangent(op_node) or self._only_through_kernel(op_node) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                return
+            key = ctx.code(inner).strip()
+            which = "false" if side == 1 else "true"
+            self.report(
+                op_node,
+                f"`{ctx.code(op_node).strip()}` is computed for every element, also on the diagonal, where "
+                f"`{ctx.code(cond).strip()}` is {which} and masks it out; `{key}` is the distance of each point "
+                f"to itself there, 0, where the derivative of `{ctx.code(op_node).strip()}` is infinite and "
+                f"that of the norm is 0/0: the gradient of this `where` is NaN. Mask the squared distances "
+                f"before the root (`jnp.sqrt(jnp.where(mask, d2, 1.0))`), so the diagonal is computed at 1",
+            )
+            return
+
     def _power_of_norm(self, node: cst.CSTNode) -> None:
         """``jnp.linalg.norm(x) ** 2`` (``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``,
         any power above 1 of a 2-norm): smooth at the zero vector, with gradient 0 there,
@@ -2494,19 +2699,28 @@ class WhereGradientNaN(Rule):
             return
         if not self._differentiated_shown():
             return
-        arg = ctx.code(positional_args(root)[0].value).strip()
+        arg_node = positional_args(root)[0].value
+        arg = ctx.code(arg_node).strip()
+        sq_of = arg if _plain(arg_node) else f"({arg})"
+        k = _exponent(node.right) if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power) \
+            else _exponent(positional_args(node)[1].value) if isinstance(node, cst.Call) \
+            and len(positional_args(node)) == 2 else 2.0
+        half = k / 2 if k is not None else 1.0
+        tail = "" if half == 1 else f" ** {int(half) if half == int(half) else half}"
         rq = ctx.qualname(root.func) or ""
         name = f"`{ctx.code(base).strip()}` is `{ctx.code(root).strip()}`, and " if isinstance(base, cst.Name) else ""
         if rq in ("jax.numpy.sqrt", "jax.lax.sqrt"):
-            where, instead = f"`{arg}` is 0", f"use `{arg}` itself, not the square of its root"
+            where = f"`{arg}` is 0"
+            instead = (f"use `{arg}` itself, not the square of its root" if not tail
+                       else f"use `{sq_of}{tail}`, not a power of its root")
         elif rq in _GLOBAL_NORMS:
             where = f"every leaf of `{arg}` is all zeros"
             instead = (f"write the squared norm as a sum of squares "
-                       f"(`optax.tree_utils.tree_l2_norm({arg}, squared=True)`), not through the root")
+                       f"(`optax.tree_utils.tree_l2_norm({arg}, squared=True){tail}`), not through the root")
         else:
             where = f"`{arg}` is all zeros"
-            instead = (f"write the squared norm as a sum of squares (`jnp.sum({arg} ** 2)`, with the norm's "
-                       f"`axis` if it has one), not through the root")
+            instead = (f"write the squared norm as a sum of squares (`jnp.sum({sq_of} ** 2){tail}`, with the "
+                       f"norm's `axis` if it has one), not through the root")
         self.report(
             node,
             f"`{ctx.code(node).strip()}`: {name}the derivative of the 2-norm at the zero vector is "
