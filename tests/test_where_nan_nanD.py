@@ -652,3 +652,25 @@ def test_diagonal_masked_distance_valid_silent(tmp_path, monkeypatch):
     # two different arrays (no zero diagonal)
     found = lint_files(tmp_path, monkeypatch, {"energy.py": COULOMB_SAFE}, select="JAX120")
     assert found == []
+
+
+SELF_BOUND = """\
+import jax.numpy as jnp
+
+
+def safe_divide(num, den):
+    num = jnp.asarray(num)
+    den = jnp.asarray(den)
+    return jnp.where(den == 0, 0, num / den)
+"""
+
+
+def test_self_bound_names_do_not_loop(tmp_path, monkeypatch):
+    # differt's safe_divide (recall case 1759): `den = jnp.asarray(den)` once made the
+    # identity-matrix reading of the condition recurse without end
+    found = lint_files(tmp_path, monkeypatch, {"utils.py": SELF_BOUND}, select="JAX120")
+    assert found == [("JAX120", "utils.py", 7, 35,
+                      "`num / den` is computed for every element, also where `den == 0` is true and masks it out; "
+                      "its derivative is infinite/NaN where `den` is 0, so the gradient of this `where` is NaN "
+                      "(0 * inf). Guard `den` with the same condition too (double where: `jnp.where(cond, den, "
+                      "1.0)` inside)")]

@@ -2480,18 +2480,20 @@ class WhereGradientNaN(Rule):
         if bound is not None:
             return self._diagonal_side(bound, depth + 1)
 
-        def eye(e: cst.CSTNode) -> bool:
+        def eye(e: cst.CSTNode, d: int = 0) -> bool:
+            if d > 4:
+                return False
             if isinstance(e, cst.Name):
                 v = self._single_value(e)
-                return v is not None and depth < 3 and eye(v)
+                return v is not None and eye(v, d + 1)
             if isinstance(e, cst.Call):
                 q = ctx.qualname(e.func) or ""
                 if q in _EYES:
                     return True
                 if isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype":
-                    return eye(e.func.value)
+                    return eye(e.func.value, d + 1)
                 if q in ("jax.numpy.asarray", "jax.numpy.array") and e.args:
-                    return eye(e.args[0].value)
+                    return eye(e.args[0].value, d + 1)
             return False
 
         def zero(e, v) -> bool:
@@ -2565,7 +2567,9 @@ class WhereGradientNaN(Rule):
             diff = sq.left if isinstance(sq, cst.BinaryOperation) else positional_args(sq)[0].value
         else:
             return False
-        while isinstance(diff, cst.Name):
+        for _ in range(4):
+            if not isinstance(diff, cst.Name):
+                break
             v = self._single_value(diff)
             if v is None:
                 return False
