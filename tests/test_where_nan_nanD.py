@@ -674,3 +674,32 @@ def test_self_bound_names_do_not_loop(tmp_path, monkeypatch):
                       "its derivative is infinite/NaN where `den` is 0, so the gradient of this `where` is NaN "
                       "(0 * inf). Guard `den` with the same condition too (double where: `jnp.where(cond, den, "
                       "1.0)` inside)")]
+
+
+SCAN_MASK = """\
+import jax
+import jax.numpy as jnp
+
+
+def outer(data):
+    mask = [jnp.ones(3, dtype=bool) for d in data]
+
+    def body(carry, inp):
+        x, mask = inp
+        return carry + jnp.sum(jnp.where(mask, x, 0.0)), None
+
+    def body_list(carry, x):
+        return carry + jnp.sum(jnp.where(mask, x, 0.0)), None
+
+    total, _ = jax.lax.scan(body, 0.0, (jnp.stack(data), jnp.stack(mask)))
+    return total + jax.lax.scan(body_list, 0.0, jnp.stack(data))[0]
+"""
+
+
+def test_list_name_rebound_by_unpacking_in_inner_function(tmp_path, monkeypatch):
+    # gwkokab's poisson likelihood (recall cases 1326/1327): `data, log_ref_prior, mask =
+    # input` in the scan body rebinds `mask` to the scanned slice, an array; the enclosing
+    # function's list comprehension of the same name is not what `jnp.where` gets there.
+    # A body that reads the enclosing list itself is still reported (JAX130).
+    found = lint_files(tmp_path, monkeypatch, {"lik.py": SCAN_MASK}, select="JAX130")
+    assert [(c, p, r, col) for c, p, r, col, _m in found] == [("JAX130", "lik.py", 13, 42)]
