@@ -330,6 +330,8 @@ class ListToJnpFunction(Rule):
             if u.param(name.value) is not None:
                 return None  # a parameter: what the callers give
             binds = u.bindings.get(name.value)
+            if not binds and name.value in u.assigned:
+                return None  # bound here otherwise (`x, mask = inp` in a scan body): not the list
             if binds:
                 if len(binds) != 1:
                     return None

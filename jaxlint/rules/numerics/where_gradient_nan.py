@@ -43,6 +43,20 @@ _SINGULAR = {
     "jax.lax.exp2": 0.0,
     "jax.lax.cosh": 0.0,
     "jax.lax.sinh": 0.0,
+    # (nanD breadth, each checked on jax 0.10.2 as `grad(lambda x: jnp.where(cond, f(x), 0.))`
+    # at the point: NaN there, 0 beyond it where noted)
+    "jax.numpy.log1p": 0.0,  # at -1 (below: 0)
+    "jax.lax.log1p": 0.0,
+    "jax.numpy.arctanh": 0.0,  # at 1 and -1 (beyond: 0)
+    "jax.lax.atanh": 0.0,
+    "jax.numpy.arccosh": 2.0,  # where |x| <= 1 (at -3: 0)
+    "jax.lax.acosh": 2.0,
+    "jax.numpy.cbrt": 1.0,  # at 0 (at -1: 0)
+    "jax.lax.cbrt": 1.0,
+    "jax.lax.reciprocal": 1.0,  # at 0
+    "jax.scipy.special.entr": 1.0,  # at 0
+    "jax.scipy.special.gammaln": 1.0,  # at 0, -1, -2... (at -0.5: 0)
+    "jax.lax.lgamma": 1.0,
 }
 # the singular set of each function (see _SINGULAR_POINTS); the rest: 0 and below
 _SINGULAR_KIND = {
@@ -53,6 +67,18 @@ _SINGULAR_KIND = {
     "jax.lax.asin": "unit",
     **{f"jax.{m}.{f}": "overflow" for m in ("numpy", "lax") for f in ("exp", "expm1", "exp2")},
     **{f"jax.{m}.{f}": "overflow_both" for m in ("numpy", "lax") for f in ("cosh", "sinh")},
+    "jax.numpy.log1p": "minus_one",
+    "jax.lax.log1p": "minus_one",
+    "jax.numpy.arctanh": "unit_only",
+    "jax.lax.atanh": "unit_only",
+    "jax.numpy.arccosh": "unit_in",
+    "jax.lax.acosh": "unit_in",
+    "jax.numpy.cbrt": "zero",
+    "jax.lax.cbrt": "zero",
+    "jax.lax.reciprocal": "zero",
+    "jax.scipy.special.entr": "zero",
+    "jax.scipy.special.gammaln": "poles",
+    "jax.lax.lgamma": "poles",
 }
 # norms whose default (2-norm, Frobenius) is a sqrt of a sum of squares: NaN gradient at
 # the zero vector (checked on jax 0.10.2; ord=1 and ord=inf are not singular there, nor
@@ -89,7 +115,46 @@ def _euclidean_order(ctx, call: cst.Call) -> bool:
     return False
 
 
-_POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow")
+# norms of a whole pytree: the root of a sum of squares, NaN gradient at all zeros
+# (jax 0.10.2: grad of optax.global_norm(t) ** 2 at zeros is NaN)
+_GLOBAL_NORMS = frozenset({"optax.global_norm", "optax.tree_utils.tree_l2_norm", "optax.tree.norm"})
+_SQUARE_FUNCS = frozenset({"jax.numpy.square", "jax.lax.square"})
+_EYES = frozenset({"jax.numpy.eye", "jax.numpy.identity", "numpy.eye", "numpy.identity"})
+_NORM_POWERS = _SQUARE_FUNCS | {"jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow"}
+
+
+def _squared(ctx, e: cst.CSTNode) -> bool:
+    """``v ** 2``, ``jnp.square(v)``, ``v * v``, ``jnp.abs(v) ** 2``."""
+    if isinstance(e, cst.BinaryOperation):
+        if isinstance(e.operator, cst.Power):
+            return isinstance(e.right, cst.Integer) and e.right.value == "2"
+        if isinstance(e.operator, cst.Multiply):
+            return ctx.code(e.left).strip() == ctx.code(e.right).strip()
+        return False
+    if isinstance(e, cst.Call) and len(e.args) == 1 and not e.args[0].star:
+        return ctx.qualname(e.func) in _SQUARE_FUNCS
+    return False
+
+
+def _sum_of_squares(ctx, e: cst.CSTNode) -> bool:
+    """``jnp.sum(v ** 2)`` (any `axis=`), ``jnp.sum(jnp.square(v))``, ``(v ** 2).sum()``,
+    ``jnp.dot(v, v)``, ``jnp.vdot(v, v)``, ``v @ v``: 0 exactly at the zero vector."""
+    if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, cst.MatrixMultiply):
+        return _plain(e.left) and ctx.code(e.left).strip() == ctx.code(e.right).strip()
+    if not isinstance(e, cst.Call):
+        return False
+    q = ctx.qualname(e.func) or ""
+    pos = positional_args(e)
+    if q == "jax.numpy.sum" and pos:
+        return _squared(ctx, pos[0].value)
+    if q in ("jax.numpy.dot", "jax.numpy.vdot", "jax.numpy.inner") and len(pos) == 2 and len(e.args) == 2:
+        return _plain(pos[0].value) and ctx.code(pos[0].value).strip() == ctx.code(pos[1].value).strip()
+    if isinstance(e.func, cst.Attribute) and e.func.attr.value == "sum" and not pos:
+        return _squared(ctx, e.func.value)
+    return False
+
+
+_POWER = ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow")
 _DIVIDE = ("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div")
 _GUARDS = frozenset(
     {"jax.numpy.where", "jax.lax.select", "jax.numpy.maximum", "jax.numpy.clip", "jax.numpy.fmax",
@@ -105,12 +170,26 @@ _SINGULAR_POINTS = {
     "nonpositive": (0.0, -1e-30, -1.0, -1e30),
     "zero": (0.0,),
     "unit": (1.0, -1.0, 2.0, -2.0),
+    "unit_only": (1.0, -1.0),  # `arctanh`: finite derivative beyond ±1
+    "unit_in": (1.0, 0.5, 0.0, -0.5, -1.0),  # `arccosh`: NaN derivative for |x| < 1, inf at ±1
+    "minus_one": (-1.0,),  # `log1p`: finite derivative below -1
+    "poles": (0.0, -1.0, -2.0),  # `gammaln`: 0 and the negative integers
     # `exp`/`expm1`/`cosh`/`sinh` overflow to inf above about 88 (float32; 709 in float64), and
     # so does their derivative: a branch masked out for every large input gets 0 * inf
     "overflow": (1e30,),
     "overflow_both": (1e30, -1e30),
 }
 _OVERFLOW = frozenset({"overflow", "overflow_both"})
+# is the derivative of a function of this kind infinite/NaN at value v of its input?
+_SINGULAR_TEST = {
+    "nonpositive": lambda v: v <= 0,
+    "zero": lambda v: v == 0,
+    "unit": lambda v: abs(v) >= 1,
+    "unit_only": lambda v: abs(v) == 1,
+    "unit_in": lambda v: abs(v) <= 1,
+    "minus_one": lambda v: v == -1,
+    "poles": lambda v: v <= 0 and v == int(v),
+}
 # functions whose values lie in a small interval, so `exp` of them cannot overflow
 _BOUNDED = frozenset(
     [f"jax.nn.{f}" for f in ("sigmoid", "hard_sigmoid", "softmax", "log_sigmoid", "hard_tanh", "soft_sign")]
@@ -185,6 +264,14 @@ def _singular_where(ctx, op_node: cst.CSTNode, key: str, kind: str) -> str:
         return f"where `{key}` is 0"
     if kind == "unit":
         return f"where `{key}` is 1 or -1, or beyond"
+    if kind == "unit_only":
+        return f"where `{key}` is 1 or -1"
+    if kind == "unit_in":
+        return f"where `{key}` is between -1 and 1"
+    if kind == "minus_one":
+        return f"where `{key}` is -1"
+    if kind == "poles":
+        return f"where `{key}` is 0 or a negative integer"
     if kind != "nonpositive":
         return "there"
     q = ctx.qualname(op_node.func) if isinstance(op_node, cst.Call) else None
@@ -203,7 +290,7 @@ def _singular_where(ctx, op_node: cst.CSTNode, key: str, kind: str) -> str:
 
 
 def _fmt(v: float) -> str:
-    return "1.0" if v == 1.0 else "0.0"
+    return repr(float(v))
 
 
 # reductions whose `where=` drops elements (after their argument was computed for all)
@@ -641,7 +728,10 @@ class WhereGradientNaN(Rule):
     what_it_does = (
         "Flags a 3-argument `jnp.where(cond, a, b)` (or `lax.select`) where a branch applies a "
         "function that is singular on the masked side (`log`, `log2`, `log10`, `sqrt`, "
-        "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, a fractional or negative power, or a "
+        "`rsqrt`, `reciprocal`, `arcsin`, `arccos`, `log1p` (at -1), `arctanh` (at ±1), "
+        "`arccosh` (between -1 and 1), `cbrt` (at 0), `jax.scipy.special.gammaln` and "
+        "`lax.lgamma` (at 0 and the negative integers), `jax.scipy.special.entr` (at 0), a "
+        "fractional or negative power (`lax.integer_pow(x, -2)` too), or a "
         "division `a / x`, or a function of the same module that applies one of those to a "
         "parameter, unguarded: `def _knu(nu, x): return jnp.sqrt(jnp.pi / (2.0 * x)) ...` called "
         "as `_knu(beta, k)`) to a variable that the condition tests (`jnp.where(x > 0, "
@@ -786,7 +876,38 @@ class WhereGradientNaN(Rule):
         "(`jnp.where(x > 0, 0, x * jnp.inf)`: its derivative is infinite everywhere), and a "
         "boolean mask that indexes the result of a singular function of the variable it tests, "
         "in code that is differentiated (`(delta ** 0.5)[delta > 0]`, `jnp.log(p)[p > 0]`): the "
-        "dropped elements' infinite derivative meets a zero cotangent."
+        "dropped elements' infinite derivative meets a zero cotangent.\n\n"
+        "A branch computed, on earlier lines, from a name bound to a singular function of the "
+        "tested variable is reported at that function (`norm = 1. / (6. * range_)`, `hue = "
+        "jnp.where(value == red, norm * (green - blue), hue)`, then `jnp.where(range_ > 0, hue, 0.)`; "
+        "`lg = jnp.log(p)`, `ent = p * lg`, `jnp.where(p > 0, ent, 0.)`: followed through three names): "
+        "a `where` between them selects, it does not stop the zero cotangent. A divisor whose last "
+        "binding, a statement of the function's own body, keeps it off zero is quiet (`z = s.sum()` "
+        "then `z = jnp.where(z == 0, 1, z)` ... `lax.select(z > 0, d / z, ...)`); a guard under an "
+        "`if`, or one that leaves 0 in place (`jnp.where(z < 0, 1., z)`), is not.\n\n"
+        "The 2-norm's own derivative at the zero vector, `x / norm(x)`, is 0/0, whatever follows: "
+        "reported where the code shows that point matters. A power above 1 of a 2-norm "
+        "(`jnp.linalg.norm(x) ** 2`, `jnp.square(n)` with `n = jnp.linalg.vector_norm(w)`, "
+        "`jnp.power(n, 2)`, `n * n`, `jnp.sqrt(jnp.sum(d ** 2, axis=-1)) ** 2`, "
+        "`optax.global_norm(params) ** 2`; a name bound to the norm only when every read of it is "
+        "such a power: `d` also read as `2 * d * r1` is not smooth at 0 anyway), in a function "
+        "shown differentiated: it is smooth at "
+        "0 with gradient 0, and JAX gives NaN (`jnp.sum(x ** 2)`, `norm(x, ord=1) ** 2`, "
+        "`optax.safe_norm(x, 0.) ** 2`, `optax.tree_utils.tree_l2_norm(p, squared=True)` are "
+        "fine). A norm (or the root of a sum of squares) bound once in the function that a "
+        "`lax.cond` predicate or a `where` condition tests against 0 (`theta == 0.0`, `theta < "
+        "1e-6`, `n > 0`: true at 0 and false just above it, or the reverse; not `theta > 1.0`) "
+        "while the norm also enters the selection (a `lax.cond` operand, read by a branch "
+        "function or lambda, or read in a `where` branch in a function finite at 0, `jnp.cos(n)`): "
+        "the program expects the zero vector, and the selected branch's zero cotangent meets the "
+        "norm's NaN derivative (jaxsim's `from_axis_angle`); reported at the norm. A condition built "
+        "from an identity matrix (`1 - jnp.eye(n)`, `~jnp.eye(n, dtype=bool)`, `jnp.eye(n) == 0`, a "
+        "name bound to one) masks exactly the diagonal: a division by (or `log`/`sqrt` of) a distance "
+        "matrix of one array's points there (`jnp.linalg.norm(x[:, None] - x[None, :], axis=-1)`, the "
+        "root of a sum of squares of `jnp.expand_dims(x, 0) - jnp.expand_dims(x, 1)`, or a function "
+        "of the module returning the norm of its two parameters' difference, called with such views) "
+        "is reported: the diagonal is each point's distance to itself, 0 (jax#654's pairwise "
+        "Coulomb energy); distances between two different arrays are not."
     )
     why_bad = (
         "`where` selects values, but both branches are computed for every element, and "
@@ -1547,6 +1668,7 @@ class WhereGradientNaN(Rule):
         # (id(unit), name) -> the value last assigned to it in the walk, and whether that
         # assignment is a statement of the function's own body (it then reaches what follows)
         self._latest: dict[tuple[int, str], tuple[cst.BaseExpression, bool]] = {}
+        self._roots_reported: set[int] = set()  # norms reported by `_anticipated_zero_root`
 
     def visit_If(self, node: cst.If) -> None:
         self._enter_test(node)
@@ -1627,8 +1749,19 @@ class WhereGradientNaN(Rule):
         """Is every value this unit binds ``name`` to kept off zero by a constant where
         it is computed (`n = jnp.linalg.norm(g) + eps`, `d = jnp.maximum(jnp.abs(x), 1e-12)`)?
         A divisor built so never is 0: the masked-out branch has a finite derivative."""
-        entries = self._bindings.get((id(self.ctx.unit), name.value))
-        return bool(entries) and all(v is not None and _kept_off_zero(self.ctx, v) for v in entries)
+        key = (id(self.ctx.unit), name.value)
+        entries = self._bindings.get(key)
+        if not entries:
+            return False
+        if all(v is not None and _kept_off_zero(self.ctx, v) for v in entries):
+            return True
+        # the binding that reaches this read is a statement of the function's own body,
+        # the last one so far, and no loop around the read binds the name again: what it
+        # held before is replaced (`z = s.sum()` then `z = jnp.where(z == 0, 1, z)` ...
+        # `score_dist / z`: z is never 0 there)
+        latest = self._latest.get(key)
+        return (latest is not None and latest[1] and entries[-1] is latest[0]
+                and not self.ctx.rebound_in_loop(name) and _kept_off_zero(self.ctx, latest[0]))
 
     def _no_tangent(self, e: cst.CSTNode, depth: int = 0) -> bool:
         """Does ``e`` carry no derivative: built only from comparisons (booleans),
@@ -1879,6 +2012,12 @@ class WhereGradientNaN(Rule):
         if q in ("jax.numpy.sqrt", "jax.lax.sqrt"):
             self._root_of_clipped(node)
             return
+        if q in _NORM_POWERS:
+            self._power_of_norm(node)
+            return
+        if q == "jax.lax.cond":
+            self._cond_on_norm(node)
+            return
         if q not in ("jax.numpy.where", "jax.lax.select"):
             return
         pos = positional_args(node)
@@ -1895,6 +2034,7 @@ class WhereGradientNaN(Rule):
         res = self._test_of
         tested = [(c, m_side, _exprs_in(ctx, c, res)) for c, m_side in masks]
         if not tested[0][2] and len(masks) == 1 and not self._anticipating(pos):
+            self._diagonal_masked(node, cond, pos)
             return
         for side, branch in ((1, pos[1].value), (2, pos[2].value)):
             anticipated = False  # one finding per branch for a singular point the other branch handles
@@ -2033,6 +2173,8 @@ class WhereGradientNaN(Rule):
                 )
         if len(masks) == 1:
             self._computed_operands(cond, pos)
+            self._where_on_root(node, cond, pos)
+            self._diagonal_masked(node, cond, pos)
 
     def _reduction_where(self, node: cst.Call, q: str) -> None:
         """``jnp.sum(jnp.log(p), where=p > 0)``, ``jnp.mean(jnp.sqrt(x), where=x > 0)``: a
@@ -2160,6 +2302,435 @@ class WhereGradientNaN(Rule):
             f"derivative of the square root is infinite and the clip's is 0: the gradient is NaN there "
             f"(0 * inf). Clip to a small positive number instead (`jnp.maximum(eps, ...)`), or guard the "
             f"root's input (`jnp.sqrt(jnp.where(v > 0, v, 1.0))`)",
+        )
+
+    def _euclidean_root(self, e: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """``e`` is a 2-norm of an unguarded input, written as a norm
+        (``jnp.linalg.norm(x)``, ``vector_norm``, ``optax.global_norm``), as the root of a
+        sum of squares (``jnp.sqrt(jnp.sum(x ** 2))``, ``jnp.sqrt(jnp.sum(jnp.square(x)))``,
+        ``jnp.sqrt(jnp.dot(x, x))``, ``jnp.sqrt(x @ x)``), or as a name last bound to one
+        by a statement of the function's own body: the call (0 at the zero vector, where
+        its derivative is 0/0, NaN).  None otherwise."""
+        ctx = self.ctx
+        if isinstance(e, cst.Name):
+            key = (id(ctx.unit), e.value)
+            latest = self._latest.get(key)
+            entries = self._bindings.get(key)
+            if latest is None or not latest[1] or not entries or entries[-1] is not latest[0] \
+                    or ctx.rebound_in_loop(e) or isinstance(latest[0], cst.Name):
+                return None
+            return self._euclidean_root(latest[0])
+        if not isinstance(e, cst.Call) or any(a.star for a in e.args):
+            return None
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if not pos or _guarded_input(ctx, pos[0].value):
+            return None
+        if q in _EUCLIDEAN_NORMS:
+            return e if _euclidean_order(ctx, e) else None
+        if q in _GLOBAL_NORMS and len(e.args) == 1:
+            return e
+        if q in ("jax.numpy.sqrt", "jax.lax.sqrt") and len(e.args) == 1:
+            return e if _sum_of_squares(ctx, pos[0].value) else None
+        return None
+
+    def _cond_on_norm(self, node: cst.Call) -> None:
+        """``theta = jnp.linalg.norm(v)`` ... ``lax.cond(theta == 0.0, identity, branch,
+        (theta, v))``: the predicate shows the program expects the zero vector, and
+        ``theta`` also enters the computation (an operand, or read by a branch function
+        of this function).  At the zero vector the selected branch gives ``theta`` a zero
+        cotangent, which reverse mode multiplies by the norm's own derivative there,
+        ``v / ||v||`` = 0/0: the gradient is NaN whatever the branches compute (jaxsim's
+        ``from_axis_angle``, recall case 1222; jax 0.10.2: ``grad(lambda v: lax.cond(
+        norm(v) == 0., lambda t: 1., lambda t: jnp.cos(t), norm(v)))(zeros(3))`` is NaN).
+        A test that does not single out 0 (``theta > 1.0``: true nowhere near 0) shows no
+        such expectation and stays silent."""
+        ctx = self.ctx
+        pos = positional_args(node)
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args):
+            return
+        pred = pos[0].value if pos else kw.get("pred")
+        if pred is None:
+            return
+        branches = [a.value for a in pos[1:3]] + [kw[k] for k in ("true_fun", "false_fun") if k in kw]
+        operands = [a.value for a in pos[3:]] + [kw[k] for k in ("operand", "operands") if k in kw]
+
+        def enters(key: str) -> bool:
+            def reads(e: cst.CSTNode) -> bool:
+                return any(isinstance(n, cst.Name) and n.value == key for n in walk_tree(e))
+
+            if any(reads(o) for o in operands):
+                return True
+            for b in branches:
+                if isinstance(b, cst.Lambda) and reads(b.body):
+                    return True
+                if isinstance(b, cst.Name):
+                    fn = next((u for u in ctx.index.units if u.parent is ctx.unit and u.name == b.value
+                               and isinstance(u.node, cst.FunctionDef)), None)
+                    if fn is not None and key not in fn.assigned and all(p.name != key for p in fn.params) \
+                            and reads(fn.node.body):
+                        return True
+            return False
+
+        self._anticipated_zero_root(node, pred, enters, "the `lax.cond`")
+
+    def _anticipated_zero_root(self, site: cst.Call, pred: cst.BaseExpression, enters, what: str) -> None:
+        """A name bound once in this function to a 2-norm or a square root of an unguarded
+        input that ``pred`` tests against 0 (true at 0, false near it, or the reverse:
+        ``theta == 0.0``, ``theta < 1e-6``, ``n > 0``) and that ``enters(name)`` says
+        enters the selection: reported at the root (see `_cond_on_norm`)."""
+        ctx = self.ctx
+        tested = _exprs_in(ctx, pred, self._test_of)
+        for key in sorted(tested):
+            if not key.isidentifier():
+                continue
+            at0 = _truth(ctx, pred, key, 0.0, self._test_of)
+            near = _truth(ctx, pred, key, 1e-3, self._test_of)
+            if at0 is None or near is None or at0 == near:
+                continue  # the test does not single out 0
+            name = next((n for n in walk_tree(pred) if isinstance(n, cst.Name) and n.value == key), None)
+            if name is None:
+                continue
+            root = self._singular_root(name)
+            if root is None or id(root) in self._roots_reported or not enters(key):
+                continue
+            self._roots_reported.add(id(root))
+            self._site = site
+            if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                return
+            arg = ctx.code(positional_args(root)[0].value).strip()
+            if (ctx.qualname(root.func) or "") in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+                expects = f"expects `{arg}` to be 0"
+                there = "the derivative of the square root is infinite"
+                guard = f"Take the root of a guarded input (`jnp.sqrt(jnp.where({arg} > 0, {arg}, 1.0))`)"
+            else:
+                expects = f"expects `{arg}` to be the zero vector"
+                there = f"the derivative of the 2-norm is `{arg} / norm({arg})` = 0/0"
+                guard = (f"Compute the norm of a guarded input (`sq = jnp.sum({arg} ** 2)`, "
+                         f"`jnp.sqrt(jnp.where(sq > 0, sq, 1.0))`)")
+            self.report(
+                root,
+                f"`{key} = {ctx.code(root).strip()}` is tested by `{ctx.code(pred).strip()}`, so the program "
+                f"{expects}, and `{key}` also enters {what}; there {there}, and reverse mode multiplies "
+                f"it by the zero cotangent the selected branch gives `{key}`: the gradient is NaN whatever the "
+                f"branches compute. {guard} and test the guarded value's input instead",
+            )
+            return
+
+    def _where_on_root(self, node: cst.Call, cond: cst.BaseExpression, pos) -> None:
+        """``n = jnp.linalg.norm(v)`` ... ``jnp.where(n == 0., 0., jnp.cos(n))``: the
+        `where` analogue of `_cond_on_norm`, for a branch that reads the norm in a function
+        finite at 0 (a division by it, a branch that is the name itself, are reported by
+        the `where` checks above)."""
+        ctx = self.ctx
+
+        def enters(key: str) -> bool:
+            for side in (1, 2):
+                b = pos[side].value
+                if isinstance(b, cst.Name):
+                    if b.value == key:
+                        return False  # `jnp.where(n == 0., 1., n)`: `_computed_operands`
+                    continue
+                if not any(isinstance(n, cst.Name) and n.value == key
+                           for n in walk_tree(b, lambda c: isinstance(c, cst.Lambda))):
+                    continue
+                for _op, inner, _safe, kind in self._singular_ops(b):
+                    if ctx.code(inner).strip() == key or (not _plain(inner) and self._zero_with(inner) == key):
+                        return False  # `g / n` under `n > 0`: reported at the division
+                return True
+            return False
+
+        self._anticipated_zero_root(node, cond, enters, "this `where`")
+
+    def _only_squared(self, name: str) -> bool:
+        """Is every read of ``name`` in this function's text a power of it (``n ** 2``,
+        ``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``)?  A norm also read as itself
+        (``2 * d * r1``) makes the function non-smooth at the zero vector: writing its
+        square as a sum of squares would not remove the NaN.  (Read on the function's
+        source text; a mention in a comment or string counts as a read: quieter.)"""
+        import re
+        code = self.ctx.code(self.ctx.unit.node)
+        n = re.escape(name)
+        reads = len(re.findall(rf"(?<![.\w]){n}\b", code)) - len(re.findall(rf"(?<![.\w]){n}\s*=(?!=)", code))
+        squared = (len(re.findall(rf"(?<![.\w]){n}\s*\*\*", code))
+                   + len(re.findall(rf"(?:square|power|integer_pow|pow)\(\s*{n}\b", code))
+                   + 2 * len(re.findall(rf"(?<![.\w]){n}\s*\*\s*{n}\b(?!\s*\*\*)", code)))
+        return reads <= squared
+
+    def _single_value(self, e: cst.CSTNode) -> Optional[cst.BaseExpression]:
+        """The one value this function binds name ``e`` to (not rebound in a loop), or None."""
+        if not isinstance(e, cst.Name):
+            return None
+        entries = self._bindings.get((id(self.ctx.unit), e.value))
+        if not entries or len(entries) != 1 or entries[0] is None or self.ctx.rebound_in_loop(e):
+            return None
+        return entries[0]
+
+    def _diagonal_side(self, cond: cst.CSTNode, depth: int = 0) -> Optional[int]:
+        """The branch a condition built from an identity matrix masks out on the diagonal:
+        1 for ``1 - jnp.eye(n)``, ``~jnp.eye(n, dtype=bool)``, ``jnp.eye(n) == 0``,
+        ``jnp.logical_not(jnp.eye(n))`` (false there), 2 for ``jnp.eye(n)``, ``jnp.eye(n) ==
+        1``, ``jnp.eye(n) > 0`` (true there); None for anything else."""
+        ctx = self.ctx
+        if depth > 3:
+            return None
+        bound = self._single_value(cond)
+        if bound is not None:
+            return self._diagonal_side(bound, depth + 1)
+
+        def eye(e: cst.CSTNode, d: int = 0) -> bool:
+            if d > 4:
+                return False
+            if isinstance(e, cst.Name):
+                v = self._single_value(e)
+                return v is not None and eye(v, d + 1)
+            if isinstance(e, cst.Call):
+                q = ctx.qualname(e.func) or ""
+                if q in _EYES:
+                    return True
+                if isinstance(e.func, cst.Attribute) and e.func.attr.value == "astype":
+                    return eye(e.func.value, d + 1)
+                if q in ("jax.numpy.asarray", "jax.numpy.array") and e.args:
+                    return eye(e.args[0].value, d + 1)
+            return False
+
+        def zero(e, v) -> bool:
+            return isinstance(e, (cst.Integer, cst.Float)) and float(e.value) == v
+
+        if eye(cond):
+            return 2
+        if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, (cst.BitInvert, cst.Not)) \
+                and eye(cond.expression):
+            return 1
+        if isinstance(cond, cst.Call) and ctx.qualname(cond.func) == "jax.numpy.logical_not" and cond.args \
+                and eye(cond.args[0].value):
+            return 1
+        if isinstance(cond, cst.BinaryOperation) and isinstance(cond.operator, cst.Subtract) \
+                and zero(cond.left, 1.0) and eye(cond.right):
+            return 1
+        if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1 and eye(cond.left):
+            op, right = cond.comparisons[0].operator, cond.comparisons[0].comparator
+            if isinstance(op, cst.Equal) and zero(right, 0.0) or isinstance(op, cst.NotEqual) and zero(right, 1.0) \
+                    or isinstance(op, cst.LessThan) and zero(right, 1.0):
+                return 1
+            if isinstance(op, cst.Equal) and zero(right, 1.0) or isinstance(op, cst.NotEqual) and zero(right, 0.0) \
+                    or isinstance(op, cst.GreaterThan) and zero(right, 0.0):
+                return 2
+        return None
+
+    def _view(self, e: cst.CSTNode, unit_values=None) -> Optional[tuple[str, int]]:
+        """``x[:, None]`` -> ("x", 1), ``x[None]`` -> ("x", 0), ``jnp.expand_dims(x, 0)`` ->
+        ("x", 0): an array and the axis a new dimension is inserted at."""
+        ctx = self.ctx
+        if isinstance(e, cst.Name) and unit_values is None:
+            v = self._single_value(e)
+            return self._view(v, True) if v is not None else None
+        if isinstance(e, cst.Subscript) and _plain(e.value):
+            for i, el in enumerate(e.slice):
+                if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) \
+                        and el.slice.value.value == "None":
+                    return ctx.code(e.value).strip(), i
+            return None
+        if isinstance(e, cst.Call) and ctx.qualname(e.func) in ("jax.numpy.expand_dims", "numpy.expand_dims"):
+            pos = positional_args(e)
+            if len(pos) == 2 and _plain(pos[0].value):
+                axis = int_value(pos[1].value)
+                if axis is not None and axis >= 0:
+                    return ctx.code(pos[0].value).strip(), axis
+        return None
+
+    def _pairwise(self, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        """Are ``a`` and ``b`` one array with a new axis at two different places
+        (``x[:, None] - x[None, :]``): their difference is 0 on the diagonal."""
+        va, vb = self._view(a), self._view(b)
+        return va is not None and vb is not None and va[0] == vb[0] and va[1] != vb[1]
+
+    def _distance_of(self, e: cst.CSTNode, pair) -> bool:
+        """``e`` is a 2-norm (or the root of a sum of squares) of ``a - b`` where
+        ``pair(a, b)`` holds."""
+        ctx = self.ctx
+        if not isinstance(e, cst.Call):
+            return False
+        q = ctx.qualname(e.func) or ""
+        pos = positional_args(e)
+        if not pos:
+            return False
+        arg = pos[0].value
+        if q in _EUCLIDEAN_NORMS and _euclidean_order(ctx, e):
+            diff = arg
+        elif q in ("jax.numpy.sqrt", "jax.lax.sqrt") and isinstance(arg, cst.Call) \
+                and ctx.qualname(arg.func) == "jax.numpy.sum" and positional_args(arg) \
+                and _squared(ctx, positional_args(arg)[0].value):
+            sq = positional_args(arg)[0].value
+            diff = sq.left if isinstance(sq, cst.BinaryOperation) else positional_args(sq)[0].value
+        else:
+            return False
+        for _ in range(4):
+            if not isinstance(diff, cst.Name):
+                break
+            v = self._single_value(diff)
+            if v is None:
+                return False
+            diff = v
+        return isinstance(diff, cst.BinaryOperation) and isinstance(diff.operator, cst.Subtract) \
+            and pair(diff.left, diff.right)
+
+    def _zero_diagonal(self, e: cst.CSTNode) -> bool:
+        """Is ``e`` (a name bound once to it) a matrix of distances between the points of
+        one array, 0 on its diagonal: ``jnp.linalg.norm(x[:, None] - x[None, :], axis=-1)``,
+        ``jnp.sqrt(jnp.sum((jnp.expand_dims(x, 0) - jnp.expand_dims(x, 1)) ** 2, -1))``, or a
+        function of this module returning the norm of its two parameters' difference called
+        with two such views (``distance(ri, rj)`` with ``ri = np.expand_dims(conf, 0)``)?"""
+        ctx = self.ctx
+        v = self._single_value(e) if isinstance(e, cst.Name) else e
+        if not isinstance(v, cst.Call):
+            return False
+        if self._distance_of(v, self._pairwise):
+            return True
+        q = ctx.qualname(v.func) or ""
+        if not self._module_function(v.func, q):
+            return False
+        unit = ctx.value(v.func).unit
+        if unit is None or not isinstance(unit.node, cst.FunctionDef) or unit.node.decorators \
+                or len(unit.returns) != 1 or unit.returns[0] is None:
+            return False
+        ret = unit.returns[0]
+        if isinstance(ret, cst.Name):
+            entries = [val for _seq, val in unit.bindings.get(ret.value, ())]
+            if len(entries) != 1 or entries[0] is None:
+                return False
+            ret = entries[0]
+        pos = positional_args(v)
+        params = [p.name for p in unit.positional()]
+        views = {params[i]: self._view(a.value) for i, a in enumerate(pos) if i < len(params)}
+
+        def pair(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+            if not (isinstance(a, cst.Name) and isinstance(b, cst.Name)):
+                return False
+            va, vb = views.get(a.value), views.get(b.value)
+            return a.value not in unit.assigned and b.value not in unit.assigned \
+                and va is not None and vb is not None and va[0] == vb[0] and va[1] != vb[1]
+
+        if not isinstance(ret, cst.Call):
+            return False
+        # the helper's norm, its difference read in the helper's own bindings
+        saved = self._single_value
+        self._single_value = lambda n: (  # type: ignore[method-assign]
+            next((val for _s, val in unit.bindings.get(n.value, ())), None)
+            if isinstance(n, cst.Name) and len(unit.bindings.get(n.value, ())) == 1 else None)
+        try:
+            return self._distance_of(ret, pair)
+        finally:
+            self._single_value = saved  # type: ignore[method-assign]
+
+    def _diagonal_masked(self, node: cst.Call, cond: cst.BaseExpression, pos) -> None:
+        """``keep = 1 - jnp.eye(n)`` ... ``jnp.where(keep, q / r, 0.)`` with ``r`` the
+        distance matrix of one array's points: the condition masks out exactly the
+        diagonal, where ``r`` is 0 (each point's distance to itself), and the masked
+        division's infinite derivative meets a zero cotangent; the norm's own derivative
+        there is NaN too (jax 0.10.2: NaN in every entry of the gradient; recall case 505,
+        jax#654).  Reported at the singular operation."""
+        ctx = self.ctx
+        side = self._diagonal_side(cond)
+        if side is None:
+            return
+        branch = pos[side].value
+        for op_node, inner, _safe, kind in self._singular_ops(branch):
+            # (a power of the distance, `1.0 / r ** 6`: `_power_of_norm` reports it)
+            if kind not in ("zero", "nonpositive") or not isinstance(inner, cst.Name) \
+                    or not self._zero_diagonal(inner):
+                continue
+            self._site = node
+            if self._no_tangent(op_node) or self._only_through_kernel(op_node) or self._at_construction() \
+                    or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+                return
+            key = ctx.code(inner).strip()
+            which = "false" if side == 1 else "true"
+            self.report(
+                op_node,
+                f"`{ctx.code(op_node).strip()}` is computed for every element, also on the diagonal, where "
+                f"`{ctx.code(cond).strip()}` is {which} and masks it out; `{key}` is the distance of each point "
+                f"to itself there, 0, where the derivative of `{ctx.code(op_node).strip()}` is infinite and "
+                f"that of the norm is 0/0: the gradient of this `where` is NaN. Mask the squared distances "
+                f"before the root (`jnp.sqrt(jnp.where(mask, d2, 1.0))`), so the diagonal is computed at 1",
+            )
+            return
+
+    def _power_of_norm(self, node: cst.CSTNode) -> None:
+        """``jnp.linalg.norm(x) ** 2`` (``jnp.square(n)``, ``jnp.power(n, 2)``, ``n * n``,
+        any power above 1 of a 2-norm): smooth at the zero vector, with gradient 0 there,
+        but JAX differentiates the norm first, whose derivative ``x / ||x||`` is 0/0 at the
+        zero vector: the gradient is NaN (jax 0.10.2: ``grad(lambda x: jnp.linalg.norm(x)
+        ** 2)(jnp.zeros(3))`` is ``[nan nan nan]``; ``jnp.sum(x ** 2)`` gives ``[0. 0. 0.]``).
+        Reported where a derivative of the function is shown (`_differentiated_shown`):
+        the power says the author wants a function smooth at 0, so the zero vector (a
+        zero-initialised parameter, a zero residual) is a point the gradient will meet."""
+        ctx = self.ctx
+        base = None
+        if isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.Power):
+                k = _exponent(node.right)
+                if k is not None and k > 1:
+                    base = node.left
+            elif isinstance(node.operator, cst.Multiply) and ctx.code(node.left).strip() == ctx.code(node.right).strip():
+                base = node.left
+        elif isinstance(node, cst.Call):
+            q = ctx.qualname(node.func) or ""
+            pos = positional_args(node)
+            if any(a.star for a in node.args) or len(pos) != len(node.args):
+                return
+            if q in ("jax.numpy.square", "jax.lax.square") and len(pos) == 1:
+                base = pos[0].value
+            elif q in ("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow", "jax.lax.integer_pow") \
+                    and len(pos) == 2:
+                k = _exponent(pos[1].value)
+                if k is not None and k > 1:
+                    base = pos[0].value
+        while isinstance(base, cst.Call) and ctx.qualname(base.func) in _ABS and len(base.args) == 1:
+            base = base.args[0].value  # `jnp.abs(n) ** 2`
+        if base is None:
+            return
+        root = self._euclidean_root(base)
+        if root is None:
+            return
+        if isinstance(base, cst.Name) and not self._only_squared(base.value):
+            return  # `d = norm(c1 - c2)` also read as `d` (`2 * d * r1`): not smooth at 0 anyway
+        self._site = node
+        if self._no_tangent(root) or self._only_through_kernel(root) or self._at_construction() \
+                or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) or self._underived():
+            return
+        if not self._differentiated_shown():
+            return
+        arg_node = positional_args(root)[0].value
+        arg = ctx.code(arg_node).strip()
+        sq_of = arg if _plain(arg_node) else f"({arg})"
+        k = _exponent(node.right) if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power) \
+            else _exponent(positional_args(node)[1].value) if isinstance(node, cst.Call) \
+            and len(positional_args(node)) == 2 else 2.0
+        half = k / 2 if k is not None else 1.0
+        tail = "" if half == 1 else f" ** {int(half) if half == int(half) else half}"
+        rq = ctx.qualname(root.func) or ""
+        name = f"`{ctx.code(base).strip()}` is `{ctx.code(root).strip()}`, and " if isinstance(base, cst.Name) else ""
+        if rq in ("jax.numpy.sqrt", "jax.lax.sqrt"):
+            where = f"`{arg}` is 0"
+            instead = (f"use `{arg}` itself, not the square of its root" if not tail
+                       else f"use `{sq_of}{tail}`, not a power of its root")
+        elif rq in _GLOBAL_NORMS:
+            where = f"every leaf of `{arg}` is all zeros"
+            instead = (f"write the squared norm as a sum of squares "
+                       f"(`optax.tree_utils.tree_l2_norm({arg}, squared=True){tail}`), not through the root")
+        else:
+            where = f"`{arg}` is all zeros"
+            instead = (f"write the squared norm as a sum of squares (`jnp.sum({sq_of} ** 2){tail}`, with the "
+                       f"norm's `axis` if it has one), not through the root")
+        self.report(
+            node,
+            f"`{ctx.code(node).strip()}`: {name}the derivative of the 2-norm at the zero vector is "
+            f"`x / norm(x)` = 0/0, NaN, so this power of it, smooth there with gradient 0, gets a NaN "
+            f"gradient wherever {where} (a zero-initialised parameter, a zero residual, a distance of a "
+            f"point to itself); {instead}",
         )
 
     def _masked_softmax(self, name: cst.Name, mask: str) -> Optional[cst.Call]:
@@ -2309,7 +2880,7 @@ class WhereGradientNaN(Rule):
                 if kind in _OVERFLOW:
                     singular = v >= 1e3 or kind == "overflow_both" and v <= -1e3
                 else:
-                    singular = v <= 0 if kind == "nonpositive" else v == 0 if kind == "zero" else abs(v) >= 1
+                    singular = _SINGULAR_TEST.get(kind, _SINGULAR_TEST["unit"])(v)
                 if singular and _truth(ctx, cond, key, t, self._test_of) is masked_value:
                     return True
         return False
@@ -2373,6 +2944,10 @@ class WhereGradientNaN(Rule):
     def _anticipating(self, pos) -> bool:
         """Does a branch hold a `where` (where the other branch could be handled)?"""
         return any(_where_calls_in(self.ctx, pos[side].value) for side in (1, 2))
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, (cst.Power, cst.Multiply)):
+            self._power_of_norm(node)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """``(delta ** 0.5)[delta > 0]``: a boolean mask drops the elements where the
@@ -2770,7 +3345,10 @@ class WhereGradientNaN(Rule):
                     if any(_truth(ctx, cond, branch.value, at) is masked_value for at in values):
                         found = (bound, f"at its singular input `{branch.value}` is {text} and the derivative "
                                         f"is infinite/NaN, and the condition masks that value out")
-            if found is None or self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
+            if found is None:
+                self._upstream_singular(cond, tested, branch, bound, side)
+                continue
+            if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
                     or self._no_tangent(bound) or self._only_through_kernel(bound):
                 continue
             op_node, detail = found
@@ -2785,6 +3363,68 @@ class WhereGradientNaN(Rule):
                 + ("`jnp.where(cond, x, 0.0)` inside, so the masked elements are computed at 0)" if overflow else
                    "`jnp.where(cond, x, 1.0)` inside, or `jnp.maximum(x, eps)`)"),
             )
+
+    def _upstream_singular(self, cond, tested: set[str], branch: cst.Name, bound: cst.BaseExpression,
+                           side: int) -> None:
+        """The branch is a name computed, on earlier lines of the function, from other names
+        one of which is a singular function of the variable the condition tests (dm_pix's
+        ``norm = 1. / (6. * range_)``, ``hue = jnp.where(value == red, norm * (green - blue),
+        hue)``, then ``jnp.where(range_ > 0, hue, 0.)``, recall case 1434): the masked
+        elements' zero cotangent flows back through every operation (a `where` selects, it
+        does not stop it) and meets the infinite derivative where the divisor is 0.
+        Followed through at most three names, each's last binding in this function;
+        reported at the singular operation."""
+        ctx = self.ctx
+        unit = id(ctx.unit)
+        seen = {branch.value}
+        frontier = [bound]
+        masked_value = side == 2
+        for _depth in range(3):
+            names: list[str] = []
+            for e in frontier:
+                for n in walk_tree(e, lambda c: isinstance(c, cst.Lambda)):
+                    if isinstance(n, cst.Name) and n.value not in seen:
+                        seen.add(n.value)
+                        names.append(n.value)
+            frontier = []
+            for name in names:
+                value = self._bound.get((unit, name))
+                if not isinstance(value, (cst.Call, cst.BinaryOperation)):
+                    continue
+                frontier.append(value)
+                for op_node, inner, _safe, kind in self._singular_ops(value):
+                    if kind not in ("zero", "nonpositive"):
+                        continue
+                    key = ctx.code(inner).strip()
+                    if key not in tested:
+                        key = self._zero_with(inner) if not _plain(inner) else None
+                        if key is None or key not in tested:
+                            continue
+                    if not any(_truth(ctx, cond, key, at) is masked_value for at in _SINGULAR_POINTS[kind]):
+                        continue
+                    if isinstance(inner, cst.Name) and self._kept_off_singular(inner):
+                        continue
+                    if self._in_derivative_rule() or self._only_in_while_loop(ctx.unit) \
+                            or self._no_tangent(op_node) or self._only_through_kernel(op_node) \
+                            or self._at_construction() or self._underived():
+                        return
+                    which = "false" if side == 1 else "true"
+                    self.report(
+                        op_node,
+                        f"`{ctx.code(op_node).strip()}` (`{name}`) is computed for every element and reaches "
+                        f"`{branch.value}`, which `jnp.where({ctx.code(cond).strip()}, ...)` masks out where the "
+                        f"condition is {which}; its derivative is infinite/NaN "
+                        f"{_singular_where(ctx, op_node, key, kind)}, which the condition masks out, so the "
+                        f"gradient is NaN there (0 * inf). Guard `{key}` where `{name}` is computed "
+                        f"(`jnp.where({ctx.code(cond).strip()}, {key}, 1.0)` inside)" if side == 1 else
+                        f"`{ctx.code(op_node).strip()}` (`{name}`) is computed for every element and reaches "
+                        f"`{branch.value}`, which `jnp.where({ctx.code(cond).strip()}, ...)` masks out where the "
+                        f"condition is {which}; its derivative is infinite/NaN "
+                        f"{_singular_where(ctx, op_node, key, kind)}, which the condition masks out, so the "
+                        f"gradient is NaN there (0 * inf). Guard `{key}` where `{name}` is computed "
+                        f"(`jnp.where({ctx.code(cond).strip()}, 1.0, {key})` inside)",
+                    )
+                    return
 
     def _singular_output(self, e: cst.BaseExpression):
         """``e`` is a singular function applied to an unguarded input: the values it
