@@ -1009,7 +1009,7 @@ class TimingWithoutBlocking(Rule):
     @staticmethod
     def _ends_with(node: cst.With, call: cst.Call) -> bool:
         """Is ``call`` in the last statement of the ``with`` block's body?"""
-        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        body = node.body.body
         return bool(body) and any(d is call for d in descendants(body[-1]))
 
     def leave_With(self, node: cst.With) -> None:
@@ -1030,7 +1030,19 @@ class TimingWithoutBlocking(Rule):
             # cell ends there (`X = jnp.array(X)[:n]` after loading a data set): no computation
             # to wait for (`X = jnp.asarray(data); G = X @ X.T` computes after it: reported)
             self._pending = []
-        if self._pending:
+        if self._pending and isinstance(node.body, cst.SimpleStatementSuite):
+            # `%time y = f(x)` / `%timeit y = f(x)`: a line magic timing one statement
+            what = _MAGICS[start.func.value]  # type: ignore[attr-defined]
+            shown = self.ctx.code(self._pending[-1].func).strip()
+            self.report(
+                node,
+                f"{what} times a statement that starts `{shown}(...)`, a JAX computation that is "
+                f"dispatched asynchronously, and nothing waits for it: this measures the dispatch "
+                f"(and, on a first call, the compilation), not the work. Wait inside the timed "
+                f"statement: `jax.block_until_ready({shown}(...))`",
+                None,
+            )
+        elif self._pending:
             last = self._pending[-1]
             self.report(
                 start,
