@@ -389,6 +389,37 @@ class TimingWithoutBlocking(Rule):
             t2 = timeit.timeit(lambda: step(np.asarray(step(jnp.ones((4, 4))))), number=5)
             """
         ),
+        # the same helpers waiting themselves: a conversion of the total, a loop over an
+        # array's rows (iterating reads it), a clock read after a result is printed
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def slow_function(x):
+                result = 0.0
+                for i in range(1000):
+                    result = result + jnp.sin(x) * 0.001
+                return float(result)
+
+
+            def row_total(xs):
+                total = 0.0
+                for row in xs:
+                    total = total + jnp.sum(row)
+                return total
+
+
+            def bench(x, xs):
+                start = time.perf_counter()
+                slow_function(x)
+                row_total(xs)
+                return time.perf_counter() - start
+            """
+        ),
     ]
 
     INVALID = [
@@ -793,6 +824,47 @@ class TimingWithoutBlocking(Rule):
             messages=[
                 "`timeit.timeit(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(step(np.random.randn(256, 256)))` instead",
                 "`timeit.repeat(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(step(np.zeros((n, n), dtype=np.float32)))` instead",
+            ],
+        ),
+        # a helper that accumulates eager JAX work in a counted loop and returns it
+        # (theneuralbase: `result = result + jnp.sin(x) * 0.001` 1000 times), or returns
+        # arithmetic on a jitted call's result: the caller's clock reads the dispatch
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def slow_function(x):
+                result = 0.0
+                for i in range(1000):
+                    result = result + jnp.sin(x) * 0.001
+                return result
+
+
+            model = jax.jit(lambda p, x: jnp.tanh(x @ p))
+
+
+            def predict(p, x):
+                out = model(p, x)
+                return out * 2.0 + 1.0
+
+
+            def bench(p, x):
+                start = time.perf_counter()
+                for _ in range(100):
+                    slow_function(x)
+                end = time.perf_counter()
+                t0 = time.time()
+                y = predict(p, x)
+                return end - start, time.time() - t0
+            """,
+            expected=[(26, 11), (29, 25)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 25 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.time()` is read while the JAX computation started on line 28 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
     ]
