@@ -103,7 +103,7 @@ def _counted(it: cst.BaseExpression) -> bool:
 
 
 # JAX computations: dispatched like a jitted call's
-_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.", "jax.ops.")
 
 
 def imports_resolver(index) -> Callable[[cst.CSTNode], Optional[str]]:
