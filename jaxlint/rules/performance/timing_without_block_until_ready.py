@@ -50,6 +50,16 @@ _NUMPY_BUILDERS = frozenset(
 )
 
 
+# methods of a JAX array that compute (a reduction, a product, a cast, a cumulative op):
+# dispatched asynchronously like the jnp function of the same name (jax 0.10.2 CPU: a
+# 1000x1000 SVD result's `.sum()` returns in microseconds, its value a minute later in
+# jax#802); not the host reads (`item`, `tolist`), which wait
+_ARRAY_METHODS = frozenset(
+    "sum mean max min prod std var argmax argmin cumsum cumprod dot astype any all clip round "
+    "conj transpose reshape ravel flatten squeeze sort argsort trace diagonal nonzero".split()
+)
+
+
 # calls that make host data into JAX arrays: a copy, no computation (a `%%time` cell that
 # ends with them measures the cell's host work, not a dispatch)
 _CONVERSIONS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
@@ -84,6 +94,8 @@ class TimingWithoutBlocking(Rule):
         "Nor a read in a `print` whose f-string formats the result first (`f\"loss {loss:.3e} "
         "time {time.time() - t0:.3f}\"`: the fields are formatted left to right, and formatting "
         "`loss`, `aux[0]` or `float(loss)` waits for it; `{loss.shape}` does not). "
+        "A method of a JAX array that computes (`y.sum()`, `y.astype(t).max()`, with `y` "
+        "bound to a jitted call's result or a `jnp` computation) starts JAX work too. "
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
@@ -447,6 +459,28 @@ class TimingWithoutBlocking(Rule):
                 jax.block_until_ready(y)
                 print("took", dt.now() - t0)
                 return elapsed
+            """
+        ),
+        # a method of a host NumPy array, a JAX array's method read back with `.item()`
+        Valid(
+            """
+            import time
+
+            import jax
+            import numpy as np
+
+            f = jax.jit(lambda a: a @ a)
+
+
+            def fine(x):
+                h = np.ones((100, 100))
+                t = time.time()
+                s = h.sum()
+                dt = time.time() - t
+                y = f(x)
+                t = time.time()
+                z = y.sum().item()
+                return dt, time.time() - t, s, z
             """
         ),
     ]
@@ -930,6 +964,37 @@ class TimingWithoutBlocking(Rule):
                 "`time.thread_time()` is read while the JAX computation started on line 20 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # a method of a JAX array that computes (`y.sum()`, `w.astype(...).max()`), on the
+        # result of a jitted call or of `jnp.linalg.svd`: dispatched like `jnp.sum(y)`
+        # (jax 0.10.2 CPU: `y.sum()` of a 3000x3000 product returns after 0.05 ms, ready
+        # after 1.2 s; jax#802 timed `foo.factors.sum()` the same way)
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            f = jax.jit(lambda a: a @ a)
+
+
+            def run(x):
+                y = f(x)
+                t = time.time()
+                z = y.sum()
+                dt = time.time() - t
+                w = jnp.linalg.svd(x, compute_uv=False)
+                t = time.perf_counter()
+                m = w.astype(jnp.float16).max()
+                return dt, time.perf_counter() - t, z, m
+            """,
+            expected=[(14, 10), (18, 16)],
+            messages=[
+                "`time.time()` is read while the JAX computation started on line 13 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1264,6 +1329,11 @@ class TimingWithoutBlocking(Rule):
         )
 
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value in _ARRAY_METHODS and self._jax_result(func.value):
+            # `y.sum()` of a JAX array (`y = step(x)`): a computation dispatched like
+            # `jnp.sum(y)` (a method call on a host NumPy array is not one)
+            return True
         if q is not None:
             if q.startswith(_ARRAY_PREFIXES):
                 return q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
@@ -1289,6 +1359,19 @@ class TimingWithoutBlocking(Rule):
         # a helper (of this file or the project, a method, a lambda) that returns a jitted
         # call's result without waiting: `def generate(x): return pipeline(x)`
         return self.ctx.dispatched_by(node) is not None
+
+    def _jax_result(self, e: cst.BaseExpression) -> bool:
+        """Is ``e`` a JAX array: by the value model, or a name its scope binds once, to a
+        call that starts JAX work (``y = step(x)`` with ``step`` jitted)?"""
+        ctx = self.ctx
+        if ctx.value(e).kind == V.ARRAY:
+            return True
+        if type(e) is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in _ARRAY_METHODS:
+            return self._jax_result(e.func.value)  # `w.astype(jnp.float16).max()`
+        if type(e) is not cst.Name or ctx.unit.param(e.value) is not None:
+            return False
+        bound = bound_once(ctx.index, ctx.unit, e)
+        return type(bound) is cst.Call and bound is not e and self._starts_jax_work(bound, ctx.qualname(bound.func))
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx
