@@ -1360,18 +1360,24 @@ class TimingWithoutBlocking(Rule):
         # call's result without waiting: `def generate(x): return pipeline(x)`
         return self.ctx.dispatched_by(node) is not None
 
-    def _jax_result(self, e: cst.BaseExpression) -> bool:
+    def _jax_result(self, e: cst.BaseExpression, depth: int = 0) -> bool:
         """Is ``e`` a JAX array: by the value model, or a name its scope binds once, to a
         call that starts JAX work (``y = step(x)`` with ``step`` jitted)?"""
         ctx = self.ctx
+        if depth > 4:
+            return False
         if ctx.value(e).kind == V.ARRAY:
             return True
         if type(e) is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in _ARRAY_METHODS:
-            return self._jax_result(e.func.value)  # `w.astype(jnp.float16).max()`
+            return self._jax_result(e.func.value, depth + 1)  # `w.astype(jnp.float16).max()`
         if type(e) is not cst.Name or ctx.unit.param(e.value) is not None:
             return False
         bound = bound_once(ctx.index, ctx.unit, e)
-        return type(bound) is cst.Call and bound is not e and self._starts_jax_work(bound, ctx.qualname(bound.func))
+        if type(bound) is not cst.Call or bound is e:
+            return False
+        if type(bound.func) is cst.Attribute and bound.func.attr.value in _ARRAY_METHODS:
+            return self._jax_result(bound, depth + 1)
+        return self._starts_jax_work(bound, ctx.qualname(bound.func))
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx
