@@ -317,3 +317,34 @@ def constructors(index) -> list[str]:
                    and r.func.value not in m.assigned for r in m.returns):
                 out.append(f"{c.name}.{name}")
     return sorted(out)
+
+
+def attribute_dispatched(index, cls, attr: str, qualname) -> Optional[str]:
+    """``obj.<attr>`` of an instance of ``cls`` (a class of this file) holds dispatched work:
+    every method that stores ``self.<attr>`` stores such work (``x = g(self.data)`` with
+    ``g`` jitted, then ``self.factors = x``), and there is at least one store.  The callee,
+    for messages; None otherwise."""
+    found: Optional[str] = None
+    for m in cls.methods.values():
+        if type(m.node) is not cst.FunctionDef or not m.params:
+            continue
+        me = m.params[0].name
+        for d in descendants(m.node.body):
+            if type(d) in (cst.AugAssign, cst.AnnAssign) or (type(d) is cst.Assign and len(d.targets) != 1):
+                targets = [d.target] if type(d) is not cst.Assign else [t.target for t in d.targets]
+                if any(type(t) is cst.Attribute and t.attr.value == attr for t in targets):
+                    return None
+                continue
+            if type(d) is not cst.Assign:
+                continue
+            t = d.targets[0].target
+            if type(t) is not cst.Attribute or t.attr.value != attr:
+                continue
+            if type(t.value) is not cst.Name or t.value.value != me:
+                return None
+            got = _dispatched_expr(m, index, qualname, d.value, 0, set())
+            if got is None or _waits(m, qualname):
+                return None
+            found = found or got
+    return found
+

@@ -9,9 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.dispatched import DISPATCHING
+from jaxlint.model.dispatched import DISPATCHING, attribute_dispatched, imports_resolver
 from jaxlint.model.apis import CACHING_JITS
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.scopes import bound_once, instance_class
 from jaxlint.model.timers import timing_manager
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
@@ -95,7 +95,8 @@ class TimingWithoutBlocking(Rule):
         "time {time.time() - t0:.3f}\"`: the fields are formatted left to right, and formatting "
         "`loss`, `aux[0]` or `float(loss)` waits for it; `{loss.shape}` does not). "
         "A method of a JAX array that computes (`y.sum()`, `y.astype(t).max()`, with `y` "
-        "bound to a jitted call's result or a `jnp` computation) starts JAX work too. "
+        "bound to a jitted call's result or a `jnp` computation, or an attribute `obj.out` whose "
+        "class stores there only such results) starts JAX work too. "
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
@@ -481,6 +482,37 @@ class TimingWithoutBlocking(Rule):
                 t = time.time()
                 z = y.sum().item()
                 return dt, time.time() - t, s, z
+            """
+        ),
+        # the stored results converted to NumPy, or waited for, before they are stored
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            class Runner:
+                def __init__(self):
+                    self._step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+                def run(self, x):
+                    self.out = np.asarray(self._step(x))
+
+                def run_blocked(self, x):
+                    self.last = jax.block_until_ready(self._step(x))
+
+
+            def bench(x):
+                r = Runner()
+                r.run(x)
+                r.run_blocked(x)
+                t0 = time.perf_counter()
+                m = r.out.mean()
+                s = r.last.sum()
+                return time.perf_counter() - t0, m, s
             """
         ),
     ]
@@ -995,6 +1027,57 @@ class TimingWithoutBlocking(Rule):
                 "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
             ],
         ),
+        # ... also of an attribute of an instance whose class stores there only a jitted
+        # call's result (jax#802: `foo.factors.sum()` timed in microseconds, the SVD still
+        # running), through a local jitted def or a jit bound in `__init__`
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+
+            class Factorizer:
+                def __init__(self, data):
+                    self.data = data
+
+                def f(self, rank):
+                    @jit
+                    def g(data):
+                        u, s, vt = jnp.linalg.svd(data, full_matrices=False)
+                        return u[:, :rank] * s[:rank]
+                    x = g(self.data)
+                    self.factors = x
+
+
+            class Runner:
+                def __init__(self):
+                    self._step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+                def run(self, x):
+                    self.out = self._step(x)
+
+
+            def bench(data, x):
+                foo = Factorizer(data)
+                foo.f(10)
+                start = time.time()
+                total = foo.factors.sum()
+                dt = time.time() - start
+                r = Runner()
+                r.run(x)
+                t0 = time.perf_counter()
+                m = r.out.mean()
+                return dt, time.perf_counter() - t0, total, m
+            """,
+            expected=[(34, 10), (39, 16)],
+            messages=[
+                '`time.time()` is read while the JAX computation started on line 33 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`',
+                '`time.perf_counter()` is read while the JAX computation started on line 38 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`',
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1370,6 +1453,12 @@ class TimingWithoutBlocking(Rule):
             return True
         if type(e) is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in _ARRAY_METHODS:
             return self._jax_result(e.func.value, depth + 1)  # `w.astype(jnp.float16).max()`
+        if type(e) is cst.Attribute and type(e.value) is cst.Name:
+            # `foo.factors` where `foo = Factorizer(...)` and every store of `self.factors`
+            # in the class is a jitted call's result (jax#802)
+            cls = instance_class(ctx.index, ctx.unit, e.value)
+            return cls is not None and attribute_dispatched(
+                ctx.index, cls, e.attr.value, imports_resolver(ctx.index)) is not None
         if type(e) is not cst.Name or ctx.unit.param(e.value) is not None:
             return False
         bound = bound_once(ctx.index, ctx.unit, e)
