@@ -21,6 +21,7 @@ import libcst as cst
 
 from jaxlint.model import apis
 from jaxlint.model.units import Unit
+from jaxlint.model.scopes import writes
 from jaxlint.model.walk import descendants, dotted_name
 
 # the ``returns`` fact of a helper of another module whose result is dispatched work
@@ -60,6 +61,8 @@ def _waits(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool
     body = node.body if type(node) in (cst.FunctionDef, cst.Lambda) else node
     for d in descendants(body):
         t = type(d)
+        if t is cst.For and _counted(d.iter):
+            continue  # `for i in range(1000)`: a count of the host's, nothing to wait for
         if t in (cst.If, cst.While, cst.Assert, cst.IfExp, cst.For, cst.With, cst.Try, cst.Await, cst.Yield,
                  cst.FormattedString):
             return True  # a Python test of a result, a loop over one, a context's exit...
@@ -77,8 +80,30 @@ def _waits(unit: Unit, qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool
     return False
 
 
+def _number(e: cst.CSTNode) -> bool:
+    if type(e) is cst.UnaryOperation and type(e.operator) in (cst.Minus, cst.Plus):
+        e = e.expression
+    return type(e) in (cst.Integer, cst.Float)
+
+
+def _counted(it: cst.BaseExpression) -> bool:
+    """``range(...)`` of integer literals (and arithmetic on them): iterating reads no array."""
+    if type(it) is not cst.Call or type(it.func) is not cst.Name or it.func.value != "range" \
+            or not 1 <= len(it.args) <= 3:
+        return False
+
+    def literal(e: cst.CSTNode) -> bool:
+        if type(e) is cst.BinaryOperation:
+            return literal(e.left) and literal(e.right)
+        if type(e) is cst.UnaryOperation:
+            return literal(e.expression)
+        return type(e) is cst.Integer
+
+    return all(a.keyword is None and not a.star and literal(a.value) for a in it.args)
+
+
 # JAX computations: dispatched like a jitted call's
-_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.", "jax.ops.")
 
 
 def imports_resolver(index) -> Callable[[cst.CSTNode], Optional[str]]:
@@ -119,10 +144,30 @@ def _dispatched_expr(unit: Unit, index, qualname, e: cst.CSTNode, depth: int, se
         if name in seen or unit.param(name) is not None:
             return None
         entries = unit.bindings.get(name)
-        if not entries or len(entries) != 1 or entries[0][1] is None:
+        if not entries or any(v is None for _, v in entries):
             return None
         seen.add(name)
-        return _dispatched_expr(unit, index, qualname, entries[0][1], depth, seen)
+        if len(entries) == 1:
+            return _dispatched_expr(unit, index, qualname, entries[0][1], depth, seen)
+        # `result = 0.0`, then `result = result + jnp.sin(x)` in a loop: every binding a
+        # number or dispatched work (and no other write: `+=`, a loop target, unpacking)
+        if len(writes(unit.node, name)) != len(entries):
+            return None
+        found = None
+        for _, v in entries:
+            if _number(v):
+                continue
+            got = _dispatched_expr(unit, index, qualname, v, depth, seen)
+            if got is None:
+                return None
+            found = found or got
+        return found
+    if t is cst.BinaryOperation:
+        # `result + jnp.sin(x) * 0.001`: arithmetic on dispatched work is dispatched work
+        # (a JAX array's operator returns a JAX array, not yet computed)
+        sides = [_dispatched_expr(unit, index, qualname, s, depth, seen) if type(s) is not cst.Name or s.value not in seen
+                 else None for s in (e.left, e.right)]
+        return next((x for x in sides if x is not None), None)
     if t is not cst.Call or any(a.star for a in e.args):
         return None
     func = e.func
@@ -272,3 +317,34 @@ def constructors(index) -> list[str]:
                    and r.func.value not in m.assigned for r in m.returns):
                 out.append(f"{c.name}.{name}")
     return sorted(out)
+
+
+def attribute_dispatched(index, cls, attr: str, qualname) -> Optional[str]:
+    """``obj.<attr>`` of an instance of ``cls`` (a class of this file) holds dispatched work:
+    every method that stores ``self.<attr>`` stores such work (``x = g(self.data)`` with
+    ``g`` jitted, then ``self.factors = x``), and there is at least one store.  The callee,
+    for messages; None otherwise."""
+    found: Optional[str] = None
+    for m in cls.methods.values():
+        if type(m.node) is not cst.FunctionDef or not m.params:
+            continue
+        me = m.params[0].name
+        for d in descendants(m.node.body):
+            if type(d) in (cst.AugAssign, cst.AnnAssign) or (type(d) is cst.Assign and len(d.targets) != 1):
+                targets = [d.target] if type(d) is not cst.Assign else [t.target for t in d.targets]
+                if any(type(t) is cst.Attribute and t.attr.value == attr for t in targets):
+                    return None
+                continue
+            if type(d) is not cst.Assign:
+                continue
+            t = d.targets[0].target
+            if type(t) is not cst.Attribute or t.attr.value != attr:
+                continue
+            if type(t.value) is not cst.Name or t.value.value != me:
+                return None
+            got = _dispatched_expr(m, index, qualname, d.value, 0, set())
+            if got is None or _waits(m, qualname):
+                return None
+            found = found or got
+    return found
+

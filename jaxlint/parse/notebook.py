@@ -430,7 +430,13 @@ def _line_magic(body: str, info: _Line) -> tuple[str, _Line]:
         expr, comment = _split_comment(body[expr_start:])
         if _is_expression(expr):
             return prefix + expr + ")" + comment, info
-        if _is_python(expr):  # `%time y = f(x)`: the statement runs (and binds `y`) as written
+        timed = f"{indent}with {TIME_MAGIC if m.group(2) == 'time' else TIMEIT_MAGIC}(): "
+        if _is_python(timed + expr):
+            # `%time y = f(x)`: a timed simple statement, as one `%%time` cell of one line
+            # (it runs, and binds `y`, as written); the with-line is the magic's
+            info.col_from, info.delta = len(timed), expr_start - len(timed)
+            return timed + expr + comment, info
+        if _is_python(expr):  # the statement runs (and binds `y`) as written
             info.col_from, info.delta = len(indent), expr_start - len(indent)
             return indent + expr + comment, info
         info.col_from, info.delta = 0, 0

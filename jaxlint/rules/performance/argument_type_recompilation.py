@@ -26,6 +26,24 @@ _WITH_DTYPE = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray"
 
 _RANK = {"bool": 0, "int": 1, "float": 2, "complex": 3}
 
+# jits that trace Python numbers as weakly typed arrays (not static values), and decorators
+# that change nothing of the arguments a call passes
+_PLAIN_JITS = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
+_HARMLESS_DECORATORS = frozenset({"functools.wraps", "staticmethod"})
+_KIND_WORDS = {"None": "`None` (an empty pytree)", "bool": "a bool", "int": "a weakly typed int",
+               "float": "a weakly typed float", "complex": "a weakly typed complex"}
+
+
+def _literal_kind(e: cst.BaseExpression) -> Optional[str]:
+    """The Python type of a literal element (`None`, `True`, `0`, `-1.`, `2j`), else None."""
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, (cst.Minus, cst.Plus)):
+        e = e.expression
+        if isinstance(e, cst.Name):
+            return None
+    if isinstance(e, cst.Name):
+        return {"None": "None", "True": "bool", "False": "bool"}.get(e.value)
+    return {cst.Integer: "int", cst.Float: "float", cst.Imaginary: "complex"}.get(type(e))
+
 
 def _dtype_kind(text: str) -> Optional[str]:
     """The kind of a dtype written as code (`jnp.float32`, `"int32"`, `np.bool_`), else None."""
@@ -113,7 +131,11 @@ class ArgumentTypeRecompilation(Rule):
         "`jnp.zeros(...)`, an `astype`, a `dtype=`, or arithmetic with one): `x = 0.` then "
         "`y = f(x); z = f(y)`, or a loop carry `loss = 0` ... `for b in batches: loss = "
         "step(loss, b)`. It is reported where the number is bound. A result that stays weak "
-        "(`lambda x: x * 2.`) compiles once and is not reported.\n\n"
+        "(`lambda x: x * 2.`) compiles once and is not reported. It also reports a call of a "
+        "function under plain `jax.jit` (no static or donated argument) given a loop variable "
+        "that walks a literal list or tuple of different Python types (`for a in [None, 0, 1.]: "
+        "f(a)`): `None` (an empty pytree), a bool, a weakly typed int and a weakly typed float "
+        "each compile once.\n\n"
         "From a run: `jaxlint observe` runs the command with `jax_explain_cache_misses` on: each "
         "time a jitted function is traced again, JAX logs why its cache missed. A function traced "
         "again because an argument's weak type flipped (a Python scalar one call, a typed "
@@ -171,6 +193,44 @@ class ArgumentTypeRecompilation(Rule):
                 return lr
             """
         ),
+        # one Python type in the loop's literal (one compile), a typed value, a static
+        # argument, equinox's filter_jit (numbers are static there: JAX504's concern)
+        Valid(
+            """
+            from functools import partial
+
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            SCALES = [0.5, 1., 2.]
+
+
+            @jax.jit
+            def scale(x, s):
+                return x * s
+
+
+            @partial(jax.jit, static_argnums=1)
+            def power(x, p):
+                return x ** p
+
+
+            @eqx.filter_jit
+            def shift(x, s):
+                return x + s
+
+
+            def sweep(x):
+                for s in SCALES:
+                    x = scale(x, s)
+                for p in (None, 1, 2.):
+                    x = scale(x, jnp.float32(p or 0))
+                    x = power(x, p) if p else x
+                    x = shift(x, p or 0)
+                return x
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -211,6 +271,54 @@ class ArgumentTypeRecompilation(Rule):
                 "`step`, which is later given its own strongly typed result (line 11): "
                 "`step` compiles twice, once per weak type. Start from a typed value "
                 "(`jnp.float32(0)`, `jnp.asarray(0, jnp.float32)`)",
+            ],
+        ),
+        # a loop over literals of different Python types given to a jitted function (DESC
+        # #1781): `None`, an int and a float are three compiles; an int and a float, two
+        Invalid(
+            """
+            import jax
+
+
+            @jax.jit
+            def f(x):
+                return x
+
+            a_s = [None, 0, 1, 1., 0.]
+
+            for a in a_s:
+                f(a)
+            """,
+            expected=[(11, 5)],
+            messages=[
+                "the jitted `f` is given `a`, which takes the values of `a_s` (`None`, `0`, `1`, "
+                "`1.`, `0.`): `None` (an empty pytree), a weakly typed int and a weakly typed float "
+                "are different argument types to `jit`, so `f` compiles 3 times, once per type. Give "
+                "it one type (`jnp.asarray(a, jnp.float32)`), handle `None` before the call, or mark "
+                "the argument static",
+            ],
+        ),
+        Invalid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            scale_x = jax.jit(lambda x, s: x * s)
+
+
+            def sweep(x):
+                out = []
+                for scale in (1, 0.5, 2, 4.):
+                    out.append(scale_x(x, scale))
+                return out
+            """,
+            expected=[(10, 20)],
+            messages=[
+                "the jitted `scale_x` is given `scale`, which takes the values of `1`, `0.5`, `2`, "
+                "`4.`: a weakly typed int and a weakly typed float are different argument types to "
+                "`jit`, so `scale_x` compiles 2 times, once per type. Give it one type "
+                "(`jnp.asarray(scale, jnp.float32)`), handle `None` before the call, or mark the "
+                "argument static",
             ],
         ),
     ]
@@ -257,6 +365,7 @@ class ArgumentTypeRecompilation(Rule):
         fn = self._jitted(node.func)
         if fn is None:
             return
+        self._mixed_loop(node)
         rets = _returns(fn)
         kinds = [_strong(ctx, r) for r in rets] if rets else []
         if not kinds or None in kinds:
@@ -274,6 +383,67 @@ class ArgumentTypeRecompilation(Rule):
             if not isinstance(arg.value, cst.Name):
                 continue
             self._position(name, scope, calls, results, i)
+
+    def _plain_jit(self, func: cst.Name) -> bool:
+        """Is ``func`` wrapped by ``jax.jit`` (or pjit) with no static or donated argument:
+        ``@jax.jit def f`` or ``f = jax.jit(g)``/``jax.jit(lambda ...)`` bound once?
+        (``equinox.filter_jit`` makes Python numbers static: one compile per value.)"""
+        ctx = self.ctx
+        v = ctx.value(func)
+        if v.unit is not None and v.transform is None and isinstance(v.unit.node, cst.FunctionDef):
+            decs = [ctx.qualname(d.decorator) or "" for d in v.unit.node.decorators]
+            return any(d in _PLAIN_JITS for d in decs) and all(d in _PLAIN_JITS or d in _HARMLESS_DECORATORS for d in decs)
+        bound = bound_once(ctx.index, ctx.unit, func)
+        return (isinstance(bound, cst.Call) and (ctx.qualname(bound.func) or "") in _PLAIN_JITS
+                and all(a.keyword is None for a in bound.args) and len(bound.args) == 1)
+
+    def _mixed_loop(self, node: cst.Call) -> None:
+        """JAX508 through a loop: ``for a in [None, 0, 1., ...]: f(a)``, the jitted ``f``
+        given, at one argument, the loop's values, literals of different Python types
+        (None, bool, int, float, complex): each type is another abstract value (None
+        another tree) and compiles again (JAX 0.10.2, jax.log_compiles: three compiles
+        for ``[None, 0, 1, 1., 0.]``)."""
+        ctx = self.ctx
+        func = node.func
+        if not isinstance(func, cst.Name) or not self._plain_jit(func):
+            return
+        for frame in reversed(ctx.loop_stack):
+            loop = frame.node
+            if not isinstance(loop, cst.For) or not isinstance(loop.target, cst.Name):
+                continue
+            var = loop.target.value
+            if not any(isinstance(a.value, cst.Name) and a.value.value == var and not a.star
+                       for a in node.args):
+                continue
+            if writes(loop.body, var):
+                return  # rebound in the body: not the literal any more
+            it = loop.iter
+            seq = bound_once(ctx.index, ctx.unit, it) if isinstance(it, cst.Name) else it
+            if not isinstance(seq, (cst.List, cst.Tuple)) or not seq.elements:
+                return
+            kinds: list[str] = []
+            for el in seq.elements:
+                k = _literal_kind(el.value) if not isinstance(el, cst.StarredElement) else None
+                if k is None:
+                    return
+                if k not in kinds:
+                    kinds.append(k)
+            if len(kinds) < 2:
+                return
+            values = ", ".join(f"`{ctx.code(el.value).strip()}`" for el in seq.elements[:6])
+            if len(seq.elements) > 6:
+                values += ", ..."
+            names = [_KIND_WORDS[k] for k in kinds]
+            listed = ", ".join(names[:-1]) + " and " + names[-1]
+            where = f"`{ctx.code(it).strip()}` ({values})" if isinstance(it, cst.Name) else f"{values}"
+            self.report(
+                node,
+                f"the jitted `{func.value}` is given `{var}`, which takes the values of {where}: "
+                f"{listed} are different argument types to `jit`, so `{func.value}` compiles "
+                f"{len(kinds)} times, once per type. Give it one type (`jnp.asarray({var}, "
+                f"jnp.float32)`), handle `None` before the call, or mark the argument static",
+            )
+            return
 
     @staticmethod
     def _in_loop(scope: cst.CSTNode, call: cst.Call) -> bool:

@@ -388,12 +388,24 @@ def _fresh_attribute(ctx, expr: cst.Attribute, loop: Optional[cst.CSTNode]) -> O
     if bound is obj or not isinstance(bound, cst.Call) or obj.value not in unit.assigned:
         return None
     q = ctx.qualname(bound.func) or ""
-    if not q.startswith("optax.") or attr not in ("update", "init"):
+    if q.startswith("optax.") and attr in ("update", "init"):
+        what = "optimizer"
+    elif q in _FRESH_PAIRS and attr in ("apply", "init"):
+        what = "transformed function"  # `f = hk.transform(fn)`: new init/apply closures per call
+    else:
         return None
     if loop is not None and not any(n is bound for n in walk_tree(loop)):
         return None  # built before the loop: one object for every iteration
-    return (f"`{obj.value}.{attr}` of the optimizer `{ctx.code(bound.func).strip()}(...)` built in "
+    return (f"`{obj.value}.{attr}` of the {what} `{ctx.code(bound.func).strip()}(...)` built in "
             f"`{unit.name}` (new functions each time it is built)")
+
+
+# haiku's transforms return a pair of new `init`/`apply` closures at every call (jax 0.10.2,
+# dm-haiku: `jax.jit(hk.transform(fn).apply)` in a loop traces `apply_fn` once per
+# iteration; a jit of one transform's apply, once)
+_FRESH_PAIRS = frozenset(f"haiku.{n}" for n in (
+    "transform", "transform_with_state", "without_apply_rng", "multi_transform",
+    "multi_transform_with_state", "without_state", "with_empty_state"))
 
 
 def _imported_instance_method(ctx, obj: cst.Name, attr: str) -> Optional[str]:
@@ -614,7 +626,8 @@ class RecompileFreshFunction(Rule):
         "checkpoint(...)`, a function defined inside the loop body, a bound method (`obj.method` "
         "of an instance of a class of the file, `self.method`, a flax linen module's `apply`: a "
         "new object at every attribute access), or `tx.update`/`tx.init` of an optimizer built "
-        "there by `optax.<name>(...)`, or a name the function body binds once to one of these "
+        "there by `optax.<name>(...)`, or `f.apply`/`f.init` of a haiku transform built there "
+        "(`f = hk.transform(fn)`, `hk.transform_with_state`, `hk.without_apply_rng(...)`), or a name the function body binds once to one of these "
         "(`update_fn = functools.partial(update, ...)` then `jax.jit(update_fn)`); the wrap may be "
         "a helper of the file that returns its function parameter jitted (`def maybe_jit(fn, "
         "**kw): return jit(fn, **kw)`, its eager path only under a module flag bound to `False`);\n"
@@ -1244,6 +1257,26 @@ class RecompileFreshFunction(Rule):
                 return out
             """
         ),
+        # one transform, its apply jitted once before the loop
+        Valid(
+            """
+            import haiku as hk
+            import jax
+
+
+            def forward(x):
+                return hk.Linear(3)(x)
+
+
+            def once(x, rng, n_steps):
+                f = hk.transform(forward)
+                params = f.init(rng, x)
+                apply = jax.jit(f.apply)
+                for _ in range(n_steps):
+                    y = apply(params, rng, x)
+                return y
+            """
+        ),
     ]
 
     INVALID = [
@@ -1676,6 +1709,45 @@ class RecompileFreshFunction(Rule):
             expected=[(8, 20)],
             messages=[
                 "`jit` of the result of `vmap(...)` compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments",
+            ],
+        ),
+        # haiku's transforms build new `init`/`apply` closures at every call: a jit of the
+        # `apply` of a transform built in the loop, or in a helper called in one (jax
+        # 0.10.2, dm-haiku: `apply_fn` traced 3 times for 3 iterations, once when built once)
+        Invalid(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+
+            def forward(x):
+                return hk.Linear(3)(x)
+
+
+            def hk_loop(x, rng, n_steps):
+                for _ in range(n_steps):
+                    f = hk.transform(forward)
+                    params = f.init(rng, x)
+                    y = jax.jit(f.apply)(params, rng, x)
+                return y
+
+
+            def make_apply(x, rng):
+                model = hk.without_apply_rng(hk.transform_with_state(forward))
+                params, state = model.init(rng, x)
+                apply = jax.jit(model.apply)
+                return apply(params, state, x)
+
+
+            def main(x, rng):
+                for _ in range(10):
+                    make_apply(x, rng)
+            """,
+            expected=[(14, 13), (21, 13)],
+            messages=[
+                '`jit` of `f.apply` of the transformed function `hk.transform(...)` built in `hk_loop` (new functions each time it is built) compiles again on every iteration of the loop: jit caches per function object and this one is new each time. Create the jitted function once (outside the loop or at module level) and pass the varying values as arguments',
+                '`jit` of `model.apply` of the transformed function `hk.without_apply_rng(...)` built in `make_apply` (new functions each time it is built) compiles again on every call of `make_apply`: jit caches per function object and `make_apply` builds a new one each time. Build it once: at module level, in a builder cached with `functools.cache`, or jit `make_apply` itself; and pass the varying values as arguments',
             ],
         ),
     ]

@@ -9,9 +9,9 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Replacement, Rule, Valid, fix
 from jaxlint.findings import Applicability, Severity
 from jaxlint.model import values as V
-from jaxlint.model.dispatched import DISPATCHING
+from jaxlint.model.dispatched import DISPATCHING, attribute_dispatched, imports_resolver
 from jaxlint.model.apis import CACHING_JITS
-from jaxlint.model.scopes import bound_once
+from jaxlint.model.scopes import bound_once, instance_class
 from jaxlint.model.timers import timing_manager
 from jaxlint.model.units import Unit
 from jaxlint.model.walk import descendants, walk_tree
@@ -19,7 +19,10 @@ from jaxlint.model.walk import descendants, walk_tree
 
 _TIMERS = frozenset(
     {"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
-     "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer"}
+     "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer", "time.process_time_ns",
+     "time.thread_time", "time.thread_time_ns",
+     # wall-clock datetimes subtracted into a `timedelta` (`datetime.now() - start`)
+     "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today"}
 )
 # timing a callable: `timeit.timeit(lambda: f(x))`, and the `%timeit f(x)` / `%time f(x)`
 # magics and `%%timeit` / `%%time` cells of a notebook (jaxlint.parse.notebook turns them into calls
@@ -28,7 +31,7 @@ _TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat"})
 _TIMEIT_MAGIC = "__jaxlint_timeit__"
 _TIME_MAGIC = "__jaxlint_time__"  # `%time f(x)` / a `%%time` cell
 _MAGICS = {_TIMEIT_MAGIC: "`%timeit`", _TIME_MAGIC: "`%time`"}
-_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
+_ARRAY_PREFIXES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.", "jax.ops.")
 # transformations whose result, called, computes JAX arrays (eagerly or compiled): its
 # call is dispatched asynchronously (one table with the model's helpers that return such
 # work, model/dispatched.py)
@@ -47,6 +50,16 @@ _NUMPY_BUILDERS = frozenset(
 )
 
 
+# methods of a JAX array that compute (a reduction, a product, a cast, a cumulative op):
+# dispatched asynchronously like the jnp function of the same name (jax 0.10.2 CPU: a
+# 1000x1000 SVD result's `.sum()` returns in microseconds, its value a minute later in
+# jax#802); not the host reads (`item`, `tolist`), which wait
+_ARRAY_METHODS = frozenset(
+    "sum mean max min prod std var argmax argmin cumsum cumprod dot astype any all clip round "
+    "conj transpose reshape ravel flatten squeeze sort argsort trace diagonal nonzero".split()
+)
+
+
 # calls that make host data into JAX arrays: a copy, no computation (a `%%time` cell that
 # ends with them measures the cell's host work, not a dispatch)
 _CONVERSIONS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
@@ -60,7 +73,7 @@ class TimingWithoutBlocking(Rule):
     seed = "FAQ § benchmarking JAX code / asynchronous dispatch (seeds 001, 004); tutorial § timing (seed 002)"
     what_it_does = (
         "Flags a clock read (`time.time()`, `time.perf_counter()`, `time.monotonic()`, "
-        "`timeit.default_timer()`...) that closes an interval in which a JAX computation was "
+        "`time.thread_time()`, `timeit.default_timer()`, `datetime.now()`...) that closes an interval in which a JAX computation was "
         "started (a call of a jitted function, also of a parameter that every call of the "
         "function, in this module or another, gives a jitted function (`bench(jax.jit(f), x)`, "
         "`bench(g, x)` with `@jax.jit def g` in the calling module or imported from another "
@@ -81,10 +94,14 @@ class TimingWithoutBlocking(Rule):
         "Nor a read in a `print` whose f-string formats the result first (`f\"loss {loss:.3e} "
         "time {time.time() - t0:.3f}\"`: the fields are formatted left to right, and formatting "
         "`loss`, `aux[0]` or `float(loss)` waits for it; `{loss.shape}` does not). "
+        "A method of a JAX array that computes (`y.sum()`, `y.astype(t).max()`, with `y` "
+        "bound to a jitted call's result or a `jnp` computation, or an attribute `obj.out` whose "
+        "class stores there only such results) starts JAX work too. "
         "`timeit.timeit(lambda: f(x))` / `timeit.repeat` / `%timeit f(x)` of a JAX call with "
         "nothing in the lambda that waits is flagged the same way; building the input there "
         "with NumPy from a shape (`np.ones((500, 500))`, `np.random.randn(256, 256)`) waits for "
-        "nothing. A `%%time`/`%%timeit` cell is flagged when it ends with JAX work not "
+        "nothing. A `%time`/`%timeit` line that times a statement (`%time y = f(x)`) is read as a "
+        "one-line timed cell. A `%%time`/`%%timeit` cell is flagged when it ends with JAX work not "
         "waited for, but not when that work is only host data made into arrays (`X = "
         "jnp.array(X)[:n]` after loading a data set: `jnp.array`/`jnp.asarray`/"
         "`jax.device_put`, a copy, not a computation). A call of an ahead-of-time compiled function (`compiled = "
@@ -387,6 +404,115 @@ class TimingWithoutBlocking(Rule):
 
             t1 = timeit.timeit(lambda: step(np.ones((256, 256))).block_until_ready(), number=10)
             t2 = timeit.timeit(lambda: step(np.asarray(step(jnp.ones((4, 4))))), number=5)
+            """
+        ),
+        # the same helpers waiting themselves: a conversion of the total, a loop over an
+        # array's rows (iterating reads it), a clock read after a result is printed
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def slow_function(x):
+                result = 0.0
+                for i in range(1000):
+                    result = result + jnp.sin(x) * 0.001
+                return float(result)
+
+
+            def row_total(xs):
+                total = 0.0
+                for row in xs:
+                    total = total + jnp.sum(row)
+                return total
+
+
+            def bench(x, xs):
+                start = time.perf_counter()
+                slow_function(x)
+                row_total(xs)
+                return time.perf_counter() - start
+            """
+        ),
+        # the same datetime clocks read after waiting
+        Valid(
+            """
+            import datetime
+            from datetime import datetime as dt
+
+            import jax
+            import jax.numpy as jnp
+
+            step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+
+            def train(x):
+                start = datetime.datetime.now()
+                for _ in range(10):
+                    x = step(x)
+                x.block_until_ready()
+                elapsed = datetime.datetime.now() - start
+                t0 = dt.now()
+                y = jax.ops.segment_sum(x, jnp.zeros(x.shape[0], int), num_segments=1)
+                jax.block_until_ready(y)
+                print("took", dt.now() - t0)
+                return elapsed
+            """
+        ),
+        # a method of a host NumPy array, a JAX array's method read back with `.item()`
+        Valid(
+            """
+            import time
+
+            import jax
+            import numpy as np
+
+            f = jax.jit(lambda a: a @ a)
+
+
+            def fine(x):
+                h = np.ones((100, 100))
+                t = time.time()
+                s = h.sum()
+                dt = time.time() - t
+                y = f(x)
+                t = time.time()
+                z = y.sum().item()
+                return dt, time.time() - t, s, z
+            """
+        ),
+        # the stored results converted to NumPy, or waited for, before they are stored
+        Valid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+
+            class Runner:
+                def __init__(self):
+                    self._step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+                def run(self, x):
+                    self.out = np.asarray(self._step(x))
+
+                def run_blocked(self, x):
+                    self.last = jax.block_until_ready(self._step(x))
+
+
+            def bench(x):
+                r = Runner()
+                r.run(x)
+                r.run_blocked(x)
+                t0 = time.perf_counter()
+                m = r.out.mean()
+                s = r.last.sum()
+                return time.perf_counter() - t0, m, s
             """
         ),
     ]
@@ -795,6 +921,163 @@ class TimingWithoutBlocking(Rule):
                 "`timeit.repeat(...)` times `step(...)`, a JAX computation that is dispatched asynchronously and never waited for: this measures the dispatch (and, on a first call, the compilation), not the work. Time `jax.block_until_ready(step(np.zeros((n, n), dtype=np.float32)))` instead",
             ],
         ),
+        # a helper that accumulates eager JAX work in a counted loop and returns it
+        # (theneuralbase: `result = result + jnp.sin(x) * 0.001` 1000 times), or returns
+        # arithmetic on a jitted call's result: the caller's clock reads the dispatch
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+
+            def slow_function(x):
+                result = 0.0
+                for i in range(1000):
+                    result = result + jnp.sin(x) * 0.001
+                return result
+
+
+            model = jax.jit(lambda p, x: jnp.tanh(x @ p))
+
+
+            def predict(p, x):
+                out = model(p, x)
+                return out * 2.0 + 1.0
+
+
+            def bench(p, x):
+                start = time.perf_counter()
+                for _ in range(100):
+                    slow_function(x)
+                end = time.perf_counter()
+                t0 = time.time()
+                y = predict(p, x)
+                return end - start, time.time() - t0
+            """,
+            expected=[(26, 11), (29, 25)],
+            messages=[
+                "`time.perf_counter()` is read while the JAX computation started on line 25 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.time()` is read while the JAX computation started on line 28 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # the clock read as a datetime (`datetime.now() - start`, a `timedelta`), or as the
+        # thread's CPU time: the same dispatch measured (jax 0.10.2 CPU, a 2000x2000 matmul:
+        # 0.14 ms without waiting, 400 ms with)
+        Invalid(
+            """
+            import datetime
+            from datetime import datetime as dt
+            import time
+
+            import jax
+            import jax.numpy as jnp
+
+            step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+
+            def train(x):
+                start = datetime.datetime.now()
+                for _ in range(10):
+                    x = step(x)
+                elapsed = datetime.datetime.now() - start
+                t0 = dt.now()
+                y = jax.ops.segment_sum(x, jnp.zeros(x.shape[0], int), num_segments=1)
+                print("took", dt.now() - t0)
+                c0 = time.thread_time()
+                z = step(y)
+                return elapsed, time.thread_time() - c0
+            """,
+            expected=[(15, 15), (18, 19), (21, 21)],
+            messages=[
+                "`datetime.datetime.now()` is read while the JAX computation started on line 14 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`dt.now()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.thread_time()` is read while the JAX computation started on line 20 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # a method of a JAX array that computes (`y.sum()`, `w.astype(...).max()`), on the
+        # result of a jitted call or of `jnp.linalg.svd`: dispatched like `jnp.sum(y)`
+        # (jax 0.10.2 CPU: `y.sum()` of a 3000x3000 product returns after 0.05 ms, ready
+        # after 1.2 s; jax#802 timed `foo.factors.sum()` the same way)
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            f = jax.jit(lambda a: a @ a)
+
+
+            def run(x):
+                y = f(x)
+                t = time.time()
+                z = y.sum()
+                dt = time.time() - t
+                w = jnp.linalg.svd(x, compute_uv=False)
+                t = time.perf_counter()
+                m = w.astype(jnp.float16).max()
+                return dt, time.perf_counter() - t, z, m
+            """,
+            expected=[(14, 10), (18, 16)],
+            messages=[
+                "`time.time()` is read while the JAX computation started on line 13 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+                "`time.perf_counter()` is read while the JAX computation started on line 17 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`",
+            ],
+        ),
+        # ... also of an attribute of an instance whose class stores there only a jitted
+        # call's result (jax#802: `foo.factors.sum()` timed in microseconds, the SVD still
+        # running), through a local jitted def or a jit bound in `__init__`
+        Invalid(
+            """
+            import time
+
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+
+            class Factorizer:
+                def __init__(self, data):
+                    self.data = data
+
+                def f(self, rank):
+                    @jit
+                    def g(data):
+                        u, s, vt = jnp.linalg.svd(data, full_matrices=False)
+                        return u[:, :rank] * s[:rank]
+                    x = g(self.data)
+                    self.factors = x
+
+
+            class Runner:
+                def __init__(self):
+                    self._step = jax.jit(lambda x: jnp.tanh(x @ x))
+
+                def run(self, x):
+                    self.out = self._step(x)
+
+
+            def bench(data, x):
+                foo = Factorizer(data)
+                foo.f(10)
+                start = time.time()
+                total = foo.factors.sum()
+                dt = time.time() - start
+                r = Runner()
+                r.run(x)
+                t0 = time.perf_counter()
+                m = r.out.mean()
+                return dt, time.perf_counter() - t0, total, m
+            """,
+            expected=[(34, 10), (39, 16)],
+            messages=[
+                '`time.time()` is read while the JAX computation started on line 33 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`',
+                '`time.perf_counter()` is read while the JAX computation started on line 38 may still be running (dispatch is asynchronous): this measures the dispatch (and, on a first call, the compilation), not the work. Wait for the result first: `jax.block_until_ready(result)` or `result.block_until_ready()`',
+            ],
+        ),
     ]
 
     def __init__(self, ctx) -> None:
@@ -1009,7 +1292,7 @@ class TimingWithoutBlocking(Rule):
     @staticmethod
     def _ends_with(node: cst.With, call: cst.Call) -> bool:
         """Is ``call`` in the last statement of the ``with`` block's body?"""
-        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        body = node.body.body
         return bool(body) and any(d is call for d in descendants(body[-1]))
 
     def leave_With(self, node: cst.With) -> None:
@@ -1030,7 +1313,19 @@ class TimingWithoutBlocking(Rule):
             # cell ends there (`X = jnp.array(X)[:n]` after loading a data set): no computation
             # to wait for (`X = jnp.asarray(data); G = X @ X.T` computes after it: reported)
             self._pending = []
-        if self._pending:
+        if self._pending and isinstance(node.body, cst.SimpleStatementSuite):
+            # `%time y = f(x)` / `%timeit y = f(x)`: a line magic timing one statement
+            what = _MAGICS[start.func.value]  # type: ignore[attr-defined]
+            shown = self.ctx.code(self._pending[-1].func).strip()
+            self.report(
+                node,
+                f"{what} times a statement that starts `{shown}(...)`, a JAX computation that is "
+                f"dispatched asynchronously, and nothing waits for it: this measures the dispatch "
+                f"(and, on a first call, the compilation), not the work. Wait inside the timed "
+                f"statement: `jax.block_until_ready({shown}(...))`",
+                None,
+            )
+        elif self._pending:
             last = self._pending[-1]
             self.report(
                 start,
@@ -1117,6 +1412,11 @@ class TimingWithoutBlocking(Rule):
         )
 
     def _starts_jax_work(self, node: cst.Call, q: Optional[str]) -> bool:
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value in _ARRAY_METHODS and self._jax_result(func.value):
+            # `y.sum()` of a JAX array (`y = step(x)`): a computation dispatched like
+            # `jnp.sum(y)` (a method call on a host NumPy array is not one)
+            return True
         if q is not None:
             if q.startswith(_ARRAY_PREFIXES):
                 return q not in ("jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
@@ -1142,6 +1442,31 @@ class TimingWithoutBlocking(Rule):
         # a helper (of this file or the project, a method, a lambda) that returns a jitted
         # call's result without waiting: `def generate(x): return pipeline(x)`
         return self.ctx.dispatched_by(node) is not None
+
+    def _jax_result(self, e: cst.BaseExpression, depth: int = 0) -> bool:
+        """Is ``e`` a JAX array: by the value model, or a name its scope binds once, to a
+        call that starts JAX work (``y = step(x)`` with ``step`` jitted)?"""
+        ctx = self.ctx
+        if depth > 4:
+            return False
+        if ctx.value(e).kind == V.ARRAY:
+            return True
+        if type(e) is cst.Call and type(e.func) is cst.Attribute and e.func.attr.value in _ARRAY_METHODS:
+            return self._jax_result(e.func.value, depth + 1)  # `w.astype(jnp.float16).max()`
+        if type(e) is cst.Attribute and type(e.value) is cst.Name:
+            # `foo.factors` where `foo = Factorizer(...)` and every store of `self.factors`
+            # in the class is a jitted call's result (jax#802)
+            cls = instance_class(ctx.index, ctx.unit, e.value)
+            return cls is not None and attribute_dispatched(
+                ctx.index, cls, e.attr.value, imports_resolver(ctx.index)) is not None
+        if type(e) is not cst.Name or ctx.unit.param(e.value) is not None:
+            return False
+        bound = bound_once(ctx.index, ctx.unit, e)
+        if type(bound) is not cst.Call or bound is e:
+            return False
+        if type(bound.func) is cst.Attribute and bound.func.attr.value in _ARRAY_METHODS:
+            return self._jax_result(bound, depth + 1)
+        return self._starts_jax_work(bound, ctx.qualname(bound.func))
 
     def _harmless(self, node: cst.Call, q: Optional[str]) -> bool:
         ctx = self.ctx
