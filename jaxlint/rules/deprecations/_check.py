@@ -381,7 +381,9 @@ class DeprecationCheck(Check):
                 mod, _, name = row.new_qualname.rpartition(".")
                 imp = (mod, name)
             if imp is not None:
-                text = f"from {imp[0]} import {imp[1]}" + (f" as {local}" if local != imp[1] else "")
+                # a top-level module (`from jax import jax as jx` -> `import jax as jx`)
+                text = (f"from {imp[0]} import {imp[1]}" if imp[0] else f"import {imp[1]}") \
+                    + (f" as {local}" if local != imp[1] else "")
                 edits: Optional[list[Replacement]] = []
                 if row.call is not None and full == row.old:
                     edits = self._name_use_edits(row.call, local)
