@@ -124,6 +124,16 @@ def test_a_module_inside_a_removed_module_is_its_own_row():
      [("JAX901", 3, 9, "`jax.test_util.BufferDonationTestCase` was removed in JAX 0.3.22 (deprecated in 0.3.8)")]),
     ("import jax.lax_linalg as lax_linalg\n",
      [("JAX901", 1, 8, "`import jax.lax_linalg` was removed in JAX 0.2.6")]),
+    # `jax.ops.index[...]` on a line of its own inside a removed index_update/index_add
+    # call is reported there too; on the call's line the call's finding (and fix) covers it
+    ("import jax\ny = jax.ops.index_update(\n    x, jax.ops.index[1:3], 2.)\n",
+     [("JAX901", 2, 5, "`jax.ops.index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22)"),
+      ("JAX901", 3, 8, "`jax.ops.index` was removed in JAX 0.3.2 (deprecated in 0.2.22)")]),
+    ("from jax import ops\ny = ops.index_add(x,\n                  ops.index[0], 1.)\n",
+     [("JAX901", 2, 5, "`ops.index_add` was removed in JAX 0.3.2 (deprecated in 0.2.22)"),
+      ("JAX901", 3, 19, "`ops.index` was removed in JAX 0.3.2 (deprecated in 0.2.22)")]),
+    ("import jax\ny = jax.ops.index_update(x, jax.ops.index[1:3], 2.)\n",
+     [("JAX901", 2, 5, "`jax.ops.index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22)")]),
     ("import jax.core\nb = jax.core.is_opaque_dtype\n",
      [("JAX901", 2, 5, "`jax.core.is_opaque_dtype` was removed in JAX 0.4.16")]),
 ])

@@ -475,7 +475,11 @@ class DeprecationCheck(Check):
         if q.startswith("jax.ops.") and short in methods and len(pos) == 3:
             x, idx, v = (a.value for a in pos)
             if isinstance(idx, cst.Subscript) and ctx.qualname(idx.value) == "jax.ops.index":
-                self._mark_chain(idx.value)
+                # the call's finding and fix cover `jax.ops.index[...]` on its line; one on a
+                # line of its own is reported there too (it raises AttributeError itself)
+                head = ctx.code(node.with_changes(args=node.args[:1]))
+                if "\n" not in head:
+                    self._mark_chain(idx.value)
                 index_text = ", ".join(ctx.code(el).strip().rstrip(",").strip() for el in idx.slice)
             else:
                 index_text = ctx.code(idx).strip()

@@ -231,9 +231,12 @@ class PrintInTraced(Rule):
         "f-string (or `str.format`, `%`) of a tracer as the format string of "
         "`jax.debug.print` (`jax.debug.print(f\"{x}\")`): Python formats the tracer before "
         "`jax.debug.print` sees it.\n\n"
-        "A print of text only (`print(\"Executing function\")`) is flagged in one case: in a plain "
+        "A print of text only (`print(\"Executing function\")`) is flagged in two cases: in a plain "
         "function, not decorated, that the file jits where it calls it, at two or more calls "
-        "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`): "
+        "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`); "
+        "and in a module-level def decorated with the jit (`@jax.jit`, `@partial(jax.jit, ...)`) "
+        "that the project calls again (in a loop, twice one after the other, or from a function "
+        "that runs again, in this module or another): "
         "written for a Python function that prints on every call, it prints only while JAX "
         "traces. Text that says it is tracing or compiling is a deliberate log and not flagged.\n\n"
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
@@ -291,8 +294,8 @@ class PrintInTraced(Rule):
         "the format raw (`shape {{n}} {} 2.5`)."
     )
     VALID = [
-        # text-only prints as trace-time logs: in a function decorated with jit, one that
-        # says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
+        # text-only prints as trace-time logs: in a function decorated with jit and called
+        # once, one that says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
         # twice traces twice (a new bound method each time: jax#19570)
         Valid(
             """
@@ -319,8 +322,8 @@ class PrintInTraced(Rule):
             fast = jax.jit(compile_step)
             w = jnp.ones(3)
             for _ in range(3):
-                w = fast(decorated(w))
-            print(jax.jit(once)(w))
+                w = fast(w)
+            print(jax.jit(once)(decorated(w)))
 
 
             class Foo:
@@ -567,6 +570,28 @@ class PrintInTraced(Rule):
                 return state - learning_rate(state, 0.1) * jnp.mean(batch)
             """
         ),
+        # the twins: a deliberate trace-time log, and a jitted def called once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                print("tracing f")
+                return x + 1
+
+            @jax.jit
+            def h(x):
+                print("once")
+                return x * 2
+
+            def main():
+                f(jnp.ones(3))
+                f(jnp.ones(3))
+                return h(jnp.ones(3))
+            """
+        ),
     ]
 
     INVALID = [
@@ -662,6 +687,39 @@ class PrintInTraced(Rule):
             expected=[(6, 5)],
             messages=[
                 "`print` in `log_and_scale`, which this file jits where it calls it (2 times), runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
+        # a print of text only in a jitted def (`@jit`, `@partial(jax.jit, ...)`) that the
+        # project calls again: two calls one after the other, a loop (jax 0.10.2: "Running
+        # f():" printed once for two calls, "step" once for three iterations)
+        Invalid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+            @jit
+            def f(x, y):
+                print("Running f():")
+                return x @ y
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def g(x, n):
+                print("step")
+                return x * n
+
+            def main(batches):
+                x, y = jnp.ones((3, 4)), jnp.ones(4)
+                f(x, y)
+                f(x, y)
+                for b in batches:
+                    g(b, 2)
+            """,
+            expected=[(8, 5), (13, 5)],
+            messages=[
+                "`print` in `f`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+                "`print` in `g`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
             ],
         ),
         # `%` and `str.format` in a print: the placeholders become jax.debug.print's
@@ -1318,13 +1376,19 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         unit = ctx.unit
         fn = unit.node
-        if not isinstance(fn, cst.FunctionDef) or fn.decorators or not unit.reasons:
-            return
-        if not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
+        if not isinstance(fn, cst.FunctionDef) or not unit.reasons:
             return
         if unit.parent is None or not unit.parent.is_module or unit.cls is not None:
             return  # (a method: `jax.jit(obj.f)` wraps a new bound method each time, and traces again)
-        if unit.traced_calls >= 2:
+        if fn.decorators:
+            # `@jit def f` that the project calls again (two calls one after the other, in
+            # a loop, from another module): the cached calls print nothing
+            if not unit.jitted_itself or not ctx.runs_repeatedly(unit):
+                return
+            how = "and the project calls again"
+        elif not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
+            return
+        elif unit.traced_calls >= 2:
             how = f"where it calls it ({unit.traced_calls} times)"
         else:
             alias = self._jit_alias_called_repeatedly(unit)
