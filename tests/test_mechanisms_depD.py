@@ -144,3 +144,24 @@ def test_text_print_in_a_jitted_def_another_module_calls_in_a_loop(tmp_path, mon
          "call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to "
          "print on every call, or print outside the jitted function"),
     ]
+
+
+BUILTINS = (
+    "import builtins\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "\n"
+    "@jax.jit\n"
+    "def f(x):\n"
+    "    y = jnp.sin(x)\n"
+    "    builtins.print('y', y)\n"
+    "    builtins.print('y', y.shape)\n"
+    "    return y\n"
+)
+
+
+def test_builtins_print_is_print(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": BUILTINS}, select="JAX401")
+    assert [f[:4] for f in found] == [("JAX401", "main.py", 9, 5)]
+    assert found[0][4].startswith("`print` in traced `f` runs once, at trace time, and prints a tracer")

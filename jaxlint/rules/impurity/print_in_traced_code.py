@@ -53,6 +53,10 @@ def _body_outside_jit(unit) -> Optional[str]:
     return unit.reasons[0][len(prefix):].split(" ")[0]
 
 
+# functions that write their argument's text like `print` does (jax 0.10.2 under jit: each
+# writes `JitTracer(float32[3])`): the standard streams' `write`, `pprint`
+_WRITERS = frozenset({"sys.stdout.write", "sys.stderr.write", "pprint.pprint", "pprint.pp"})
+
 # logging calls that write what they are given (the stdlib's module functions and
 # Logger methods; absl's logging module has the same names)
 _LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
@@ -239,6 +243,8 @@ class PrintInTraced(Rule):
         "that runs again, in this module or another): "
         "written for a Python function that prints on every call, it prints only while JAX "
         "traces. Text that says it is tracing or compiling is a deliberate log and not flagged.\n\n"
+        "`builtins.print` is `print`; `sys.stdout.write`, `sys.stderr.write`, `pprint.pprint` and "
+        "`pprint.pp` of a traced value write its tracer the same way (flagged, no fix).\n\n"
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
@@ -592,6 +598,26 @@ class PrintInTraced(Rule):
                 return h(jnp.ones(3))
             """
         ),
+        # the twins: text only and a static shape inside, the values written outside
+        Valid(
+            """
+            import pprint
+            import sys
+
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                sys.stdout.write("tracing f\\n")
+                pprint.pprint(x.shape)
+                return jnp.sin(x)
+
+            y = f(jnp.ones(3))
+            sys.stdout.write(f"y = {y}\\n")
+            pprint.pprint(y)
+            """
+        ),
     ]
 
     INVALID = [
@@ -720,6 +746,36 @@ class PrintInTraced(Rule):
             messages=[
                 "`print` in `f`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
                 "`print` in `g`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
+        # print's siblings: a standard stream's `write` (imported from sys) and `pprint`
+        # (under another name, in a vmapped function): jax 0.10.2 writes
+        # `y = JitTracer(float32[3])` and `{'row': VmapTracer(...)}`
+        Invalid(
+            """
+            import pprint as pp
+            from sys import stdout
+
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                y = jnp.sin(x)
+                stdout.write(f"y = {y}\\n")
+                return y
+
+            def g(row):
+                pp.pprint({"row": row})
+                return row * 2
+
+            f(jnp.ones(3))
+            jax.vmap(g)(jnp.ones((2, 3)))
+            """,
+            expected=[(10, 5), (14, 5)],
+            messages=[
+                "`stdout.write` in traced `f` runs only while JAX traces it and writes a tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+                "`pp.pprint` in traced `g` runs only while JAX traces it and writes a tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
             ],
         ),
         # `%` and `str.format` in a print: the placeholders become jax.debug.print's
@@ -1107,7 +1163,11 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         if not ctx.in_tracing:
             return
-        if ctx.builtin_name(node.func) != "print":
+        if ctx.builtin_name(node.func) != "print" and ctx.qualname(node.func) != "builtins.print":
+            writer = ctx.qualname(node.func)
+            if writer in _WRITERS:
+                self._writer_call(node, ctx.code(node.func).strip())
+                return
             sink = self._log_sink(node.func)
             if sink is not None:
                 self._log_call(node, sink)
@@ -1205,6 +1265,21 @@ class PrintInTraced(Rule):
                 )
                 return True
         return False
+
+    def _writer_call(self, node: cst.Call, sink: str) -> None:
+        """``sys.stdout.write(f"loss {loss}")``, ``pprint.pprint(state)`` of a traced value
+        in abstractly traced code: written once, at trace time, with the tracer's text."""
+        ctx = self.ctx
+        if ctx.concrete_tracers or _eager_shard_map(ctx.unit):
+            return
+        if not any(a.keyword is None and not a.star and self._mentions_traced(a.value) for a in node.args):
+            return
+        self.report(
+            node,
+            f"`{sink}` in traced `{ctx.unit.name}` runs only while JAX traces it and writes a tracer "
+            "(e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes "
+            "nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+        )
 
     def _log_sink(self, func: cst.BaseExpression) -> Optional[str]:
         """`logging.info`, absl's `logging.warning`, `logger.debug` with `logger` bound once to
