@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Invalid, Rule, Valid, assignment_targets, bound_
 from jaxlint.findings import Severity
 from jaxlint.model import values as V
 from jaxlint.model.units import Unit
-from jaxlint.model.walk import assigned_in, children, positional_args
+from jaxlint.model.walk import assigned_in, children, descendants, positional_args
 
 
 class DonatedArgumentReused(Rule):
@@ -215,6 +215,10 @@ class DonatedArgumentReused(Rule):
                 y = jnp.zeros(4)
                 for _ in range(1):
                     out = step(y)
+                z = jnp.zeros(4)
+                for i in range(3):
+                    if i == 2:
+                        out = step(z)
                 return out
             """
         ),
@@ -740,7 +744,8 @@ class DonatedArgumentReused(Rule):
         if not stack:
             return
         loop = stack[-1].node
-        if not isinstance(loop, (cst.For, cst.While)) or not _repeats(loop) or _may_leave(loop.body):
+        if not isinstance(loop, (cst.For, cst.While)) or not _repeats(loop) or _may_leave(loop.body) \
+                or not _runs_each_iteration(loop, call):
             return
         bound = None
         for a in donated:
@@ -826,6 +831,18 @@ def _repeats(loop) -> bool:
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.Name) and loop.test.value == "False":
         return False
     return True
+
+
+def _runs_each_iteration(loop, call: cst.Call) -> bool:
+    """Is ``call`` in a simple statement of the loop's own body (not under an `if`, a `try`
+    or a nested loop of it, which may run it on one iteration only)?"""
+    body = loop.body
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for st in stmts:
+        if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) \
+                and any(n is call for n in descendants(st)):
+            return True
+    return False
 
 
 def _may_leave(body: cst.CSTNode) -> bool:
