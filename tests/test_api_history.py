@@ -134,6 +134,10 @@ def test_a_module_inside_a_removed_module_is_its_own_row():
       ("JAX901", 3, 19, "`ops.index` was removed in JAX 0.3.2 (deprecated in 0.2.22)")]),
     ("import jax\ny = jax.ops.index_update(x, jax.ops.index[1:3], 2.)\n",
      [("JAX901", 2, 5, "`jax.ops.index_update` was removed in JAX 0.3.2 (deprecated in 0.2.22)")]),
+    # eig's `use_magma` (deprecated in 0.8.0), set to a literal through a module alias; None
+    # does not warn (jax 0.10.2: DeprecationWarning for True and False alike)
+    ("from jax.lax import linalg as lax_linalg\nw = lax_linalg.eig(x, use_magma=False)\nv = lax_linalg.eig(x, use_magma=None)\n",
+     [("JAX902", 2, 23, "`jax.lax.linalg.eig(use_magma=...)` is deprecated since JAX 0.8.0")]),
     ("import jax.core\nb = jax.core.is_opaque_dtype\n",
      [("JAX901", 2, 5, "`jax.core.is_opaque_dtype` was removed in JAX 0.4.16")]),
 ])

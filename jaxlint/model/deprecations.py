@@ -642,6 +642,9 @@ _ROWS: tuple[Deprecation, ...] = (
                 changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
     Deprecation("kind", "`stable=True` / `stable=False`", None, "0.4.28", None, kind="kwarg", function="jax.numpy.argsort",
                 changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
+    Deprecation("use_magma", "`implementation=jax.lax.linalg.EigImplementation.MAGMA`", "0.8.0", None, None,
+                kind="kwarg", function="jax.lax.linalg.eig",
+                changelog="0.8.0: ({jax-issue}`#27265`). The `use_magma` argument is now deprecated in favor"),
     Deprecation("sym_pos", "`assume_a='pos'`", "0.3.15", "0.4.21", None, kind="kwarg", function="jax.scipy.linalg.solve",
                 changelog="0.4.21: The previously-deprecated `sym_pos` argument has been removed from"),
     # `jax.nn.softmax`/`log_softmax` (the same objects as flax's `nn.softmax`, `nnx.softmax`)

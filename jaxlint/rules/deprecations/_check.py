@@ -520,8 +520,9 @@ class DeprecationCheck(Check):
         return not self._surely_set(value, 0)
 
     def _surely_set(self, value: cst.BaseExpression, depth: int) -> bool:
-        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            return True
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
+                              cst.Float)) or (isinstance(value, cst.Name) and value.value in ("True", "False")):
+            return True  # (`use_magma=False` warns as `True` does: any value but None)
         if isinstance(value, (cst.Call, cst.Subscript)):
             base = value
             while isinstance(base, (cst.Call, cst.Subscript)):
