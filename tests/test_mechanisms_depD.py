@@ -165,3 +165,70 @@ def test_builtins_print_is_print(tmp_path, monkeypatch):
     found = lint_files(tmp_path, monkeypatch, {"main.py": BUILTINS}, select="JAX401")
     assert [f[:4] for f in found] == [("JAX401", "main.py", 9, 5)]
     assert found[0][4].startswith("`print` in traced `f` runs once, at trace time, and prints a tracer")
+
+
+# 4. JAX506: records of pytree classes (a NamedTuple, a flax struct dataclass) as donated
+#    displays; a leaf written inside an inline donated argument is deleted by the call.
+#    jax 0.10.2 on CPU: `State(p, p)` and `TS(params=p, ema=p, step=1)` donated raise
+#    `Attempt to donate the same buffer twice`; `p` read after `step(TS(params=p, ...))`
+#    raises `Array has been deleted`; the VALID twin runs.
+RECORDS = (
+    "import functools\n"
+    "from typing import NamedTuple\n"
+    "\n"
+    "import flax.struct\n"
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "\n"
+    "\n"
+    "class State(NamedTuple):\n"
+    "    params: jax.Array\n"
+    "    ema: jax.Array\n"
+    "\n"
+    "\n"
+    "@flax.struct.dataclass\n"
+    "class TS:\n"
+    "    params: jax.Array\n"
+    "    ema: jax.Array\n"
+    "    step: int = flax.struct.field(pytree_node=False, default=0)\n"
+    "\n"
+    "\n"
+    "@functools.partial(jax.jit, donate_argnums=0)\n"
+    "def step(s):\n"
+    "    return jax.tree.map(lambda a: a + 1, s)\n"
+    "\n"
+    "\n"
+    "def f():\n"
+    "    p = jnp.zeros(3)\n"
+    "    s = State(p, p)\n"
+    "    return step(s)\n"
+    "\n"
+    "\n"
+    "def g():\n"
+    "    p = jnp.zeros(3)\n"
+    "    return step(TS(params=p, ema=p, step=1))\n"
+    "\n"
+    "\n"
+    "def h():\n"
+    "    p = jnp.zeros(3)\n"
+    "    out = step(TS(params=p, ema=jnp.copy(p), step=2))\n"
+    "    return out, p + 1\n"
+)
+
+RECORDS_VALID = (RECORDS.replace("State(p, p)", "State(p, jnp.copy(p))")
+                 .replace("TS(params=p, ema=p, step=1)", "TS(params=p, ema=jnp.ones(3), step=p.size)")
+                 .replace("return out, p + 1", "return out, out.params + 1"))
+
+
+def test_donated_records_and_inline_leaves(tmp_path, monkeypatch):
+    found = lint_files(tmp_path, monkeypatch, {"main.py": RECORDS, "valid.py": RECORDS_VALID}, select="JAX506")
+    twice = ("holds `p` twice{}: JAX refuses to donate one buffer twice, `JaxRuntimeError: INVALID_ARGUMENT: Attempt "
+             "to donate the same buffer twice`. Hold a copy in one of the places (`jnp.copy`, `jax.tree.map(jnp.copy, "
+             "...)`) or don't donate it")
+    assert found == [
+        ("JAX506", "main.py", 29, 17, "the donated argument `s` " + twice.format(" (bound together on line 28)")),
+        ("JAX506", "main.py", 34, 17, "the donated argument " + twice.format("")),
+        ("JAX506", "main.py", 40, 17,
+         "`p` was passed inside the donated argument of the jitted call on line 39: the call deleted its buffer, and "
+         "using it now raises `RuntimeError: Array has been deleted`. Read the call's result instead, or don't donate it"),
+    ]

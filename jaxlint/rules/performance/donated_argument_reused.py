@@ -28,7 +28,15 @@ class DonatedArgumentReused(Rule):
         "allowed, and so is deleting it again (`x.delete()`, `jax.tree.map(lambda h: h.delete(), "
         "batch)`: a no-op on deleted buffers). A value known to be a NumPy array (which JAX copies, not donates) is skipped. "
         "Also flags a donated variable passed again in the same call, as itself (`f(x, x)`) or through a "
-        "name bound to it earlier on the same path (`batch = x; x = update(x, batch)`; not one bound in only one branch of an `if`)."
+        "name bound to it earlier on the same path (`batch = x; x = update(x, batch)`; not one bound in only one branch of an `if`). "
+        "A donated pytree written here (a tuple, list or dict display, `dict(...)`, a NamedTuple or pytree "
+        "dataclass built with its fields, bound to a name on this path or written in the call) that holds one "
+        "JAX array twice is flagged at the argument (`state = (params, params); step(state)`); so is a read, "
+        "after the call, of a JAX array the donated tree holds (`a` of `state = (a, b)`, `p` of "
+        "`step(State(p, q))`) or of an alias of a donated name (`keep = x; step(x); keep`), and a name donated "
+        "by a call in a simple statement of a loop's body that the loop never binds again (the next iteration "
+        "passes the deleted buffer; not a loop that may `break`/`return`/`raise`, nor `range(1)`). A Python "
+        "number or a NumPy array in two leaves becomes two device buffers and is not flagged."
     )
     why_bad = (
         "Donation lets XLA reuse the input buffer for the output; the donated `jax.Array` is "
@@ -587,11 +595,11 @@ class DonatedArgumentReused(Rule):
         call = self._donated.pop(node.value)
         via = self._via.pop(node.value, None)
         if via is not None:
+            held = f"{via[2]} of the jitted call" if not via[0] else f"{via[2]} `{via[0]}`, donated to the jitted call"
             self.report(
                 node,
-                f"`{node.value}` {via[2]} `{via[0]}`, donated to the jitted call on line "
-                f"{{related_line}}: the call deleted its buffer, and using it now raises `RuntimeError: Array has been "
-                f"deleted`. Read the call's result instead, or don't donate it",
+                f"`{node.value}` {held} on line {{related_line}}: the call deleted its buffer, and using it now "
+                f"raises `RuntimeError: Array has been deleted`. Read the call's result instead, or don't donate it",
                 related=call,
             )
             return
@@ -638,12 +646,35 @@ class DonatedArgumentReused(Rule):
         elif t is cst.Call and type(e.func) is cst.Name and e.func.value == "dict" \
                 and self.ctx.lookup("dict") is None and all(a.keyword is not None for a in e.args):
             items = [a.value for a in e.args]
+        elif t is cst.Call:
+            items = self._record_leaves(e)
+            if items is None:
+                return None
         else:
             return None
         out: list = []
         for item in items:
             inner = self._display_items(item)
             out.extend(inner if inner is not None else [item])
+        return out
+
+    def _record_leaves(self, call: cst.Call) -> Optional[list]:
+        """``State(p, p)`` / ``TrainState(params=p, ema=p)`` of a NamedTuple or a pytree
+        dataclass the model reads (model/pytrees.py): the arguments given to its data
+        fields (a static field is no leaf); None for any other call."""
+        cls = self.ctx.value(call).cls
+        flat = cls.flat if cls is not None else None
+        if not flat or flat.get("reg") not in ("namedtuple", "dataclass") or any(a.star for a in call.args):
+            return None
+        fields = list((flat.get("fields") or {}).items())
+        kinds = dict(fields)
+        out = []
+        for i, a in enumerate(call.args):
+            kind = kinds.get(a.keyword.value) if a.keyword is not None else (fields[i][1] if i < len(fields) else None)
+            if kind is None:
+                return None
+            if kind == "d":
+                out.append(a.value)
         return out
 
     def _is_array(self, e: cst.BaseExpression) -> bool:
@@ -727,6 +758,9 @@ class DonatedArgumentReused(Rule):
             if src is not None and ident != src:
                 self._donate_via(ident, src, self._displays[src][2] if src in self._displays else stmt, call,
                                  "is held by")
+            elif src is None and type(written) is cst.Name:
+                # `step((a, b))`, `step(State(p, q))`: a leaf written in the donated argument
+                self._donate_via(ident, "", stmt, call, "was passed inside the donated argument")
 
     def _donate_via(self, name: str, src: str, stmt, call: cst.Call, how: str) -> None:
         self._donated[name] = call
