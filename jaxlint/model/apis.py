@@ -168,6 +168,9 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.experimental.ode.odeint": Transform(fn_kwargs=("func",), wrapper=False),
     "jax.scipy.optimize.minimize": Transform(fn_kwargs=("fun",), wrapper=False),
     "jax.linear_transpose": Transform(wrapper=False),
+    # Taylor-mode: `jet(f, primals, series)` traces f with JetTracers now (jax 0.10.2:
+    # `if x > 0` in f raises TracerBoolConversionError, a print shows `JetTracer<~float32[]>`)
+    "jax.experimental.jet.jet": Transform(wrapper=False),
     "jax.closure_convert": Transform(wrapper=False),
 }
 

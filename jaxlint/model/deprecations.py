@@ -19,8 +19,9 @@ local name can be imported instead (for ``from OLD import name`` lines).
 ``changelog``: where the row comes from: ``"VERSION: quoted line"`` entries of JAX's
 CHANGELOG.md (the versions' headings; several joined by `` | ``), or of the library's
 own changelog for the rows of another ``library``; ``"registry 0.10.2"`` where only JAX
-0.10.2's ``_deprecations`` registry names it.  ``tests/test_api_history.py`` checks that
-every row has one.
+0.10.2's ``_deprecations`` registry names it; ``"git jax-vVERSION: what changed"`` where no
+CHANGELOG line says it and the diff of JAX's sources between two release tags does (the
+first release without the name).  ``tests/test_api_history.py`` checks that every row has one.
 """
 
 from __future__ import annotations
@@ -427,6 +428,48 @@ _ROWS: tuple[Deprecation, ...] = (
                 None, changelog="0.3.15: `JaxTestCase` and `JaxTestLoader` have been removed from `jax.test_util`."),
     Deprecation("jax.test_util.JaxTestLoader", "`absl.testing.absltest.TestLoader`", "0.3.1", "0.3.15",
                 None, changelog="0.3.15: `JaxTestCase` and `JaxTestLoader` have been removed from `jax.test_util`."),
+    # the rest of jax.test_util's deprecated helpers (0.3.8) went in 0.3.22; jax 0.10.2's
+    # jax.test_util keeps only check_grads, check_jvp and check_vjp
+    *(
+        Deprecation(f"jax.test_util.{n}", new, "0.3.8", "0.3.22", None,
+                    changelog="0.3.8: Many functions and objects available in {mod}`jax.test_util` are now deprecated and will raise a | "
+                    "0.3.22: Several test utilities deprecated in JAX v0.3.8 are now removed from")
+        for n, new in (
+            ("cases_from_list", "`absl.testing.parameterized` / a plain list"),
+            ("check_close", "`numpy.testing.assert_allclose`"),
+            ("check_eq", "`numpy.testing.assert_array_equal`"),
+            ("device_under_test", "`jax.default_backend()`"),
+            ("format_shape_dtype_string", "nothing public (format the shape yourself)"),
+            ("rand_uniform", "`numpy.random.default_rng().uniform`"),
+            ("skip_on_devices", "a `unittest.skipIf(jax.default_backend() == ...)`"),
+            ("with_config", "`jax.config.update` in the test's setUp"),
+            ("xla_bridge", "`jax.devices()` / `jax.default_backend()`"),
+            ("_default_tolerance", "nothing public"),
+            ("BufferDonationTestCase", "`absl.testing.parameterized.TestCase` (or `unittest.TestCase`)"),
+        )
+    ),
+    *(
+        Deprecation(f"jax.core.{n}", "`jnp.issubdtype(dtype, jax.dtypes.extended)`", None, "0.4.16", None,
+                    "opaque dtypes were renamed extended dtypes",
+                    changelog="0.4.16: The internal utilities `jax.core.is_opaque_dtype` and `jax.core.has_opaque_dtype`")
+        for n in ("is_opaque_dtype", "has_opaque_dtype")
+    ),
+    Deprecation("jax.interpreters.xla.register_collective_primitive", "nothing (delete the call: it did nothing)", None,
+                "0.4.16", None,
+                changelog="0.4.16: The utility `jax.interpreters.xla.register_collective_primitive` has been"),
+    Deprecation("jax.lax_linalg", "`jax.lax.linalg`", None, "0.2.6", "safe", kind="module", new_qualname="jax.lax.linalg",
+                changelog="0.2.6: The contents of the (undocumented) `jax.lax_linalg` linear algebra module"),
+    Deprecation("jax.experimental.compilation_cache.compilation_cache.is_initialized",
+                "nothing (the cache initializes itself: `jax.config.update('jax_compilation_cache_dir', path)`)",
+                None, "0.8.0", None,
+                changelog="0.8.0: from {mod}`jax.experimental.compilation_cache`, the deprecated symbols"),
+    # `jax.jax`: jax/__init__.py's `import jax.lib` bound the package's own name inside it, so
+    # `jax.jax.tree_util.tree_map` worked until 0.10.0; 0.10.1 imports `from jax import lib as
+    # lib` instead and `jax.jax` raises AttributeError (no CHANGELOG line: the git diff says it)
+    Deprecation("jax.jax", "`jax` (`jax.jax` was the jax package itself, bound by accident)", None, "0.10.1", "safe",
+                kind="module", new_qualname="jax",
+                changelog="git jax-v0.10.1: jax/__init__.py: `import jax.lib` (which bound `jax.jax`) became "
+                          "`from jax import lib as lib`"),
     Deprecation("jax.experimental.ann", "`jax.lax.approx_max_k` / `jax.lax.approx_min_k`", None, "by 0.10.2", None,
                 kind="module", changelog="0.3.2: Moved `jax.experimental.ann.approx_*_k` into `jax.lax`."),
     *(
@@ -599,6 +642,9 @@ _ROWS: tuple[Deprecation, ...] = (
                 changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
     Deprecation("kind", "`stable=True` / `stable=False`", None, "0.4.28", None, kind="kwarg", function="jax.numpy.argsort",
                 changelog="0.4.28: The ``kind`` argument to {func}`jax.numpy.sort` and {func}`jax.numpy.argsort`"),
+    Deprecation("use_magma", "`implementation=jax.lax.linalg.EigImplementation.MAGMA`", "0.8.0", None, None,
+                kind="kwarg", function="jax.lax.linalg.eig",
+                changelog="0.8.0: ({jax-issue}`#27265`). The `use_magma` argument is now deprecated in favor"),
     Deprecation("sym_pos", "`assume_a='pos'`", "0.3.15", "0.4.21", None, kind="kwarg", function="jax.scipy.linalg.solve",
                 changelog="0.4.21: The previously-deprecated `sym_pos` argument has been removed from"),
     # `jax.nn.softmax`/`log_softmax` (the same objects as flax's `nn.softmax`, `nnx.softmax`)

@@ -343,9 +343,11 @@ def incoming_facts(
         # functions of other modules it calls in a loop: they run again and again
         for callee in proj.get("repeats") or ():
             target = index.resolve(module, callee)
+            # (and the jits it exports: a cached trace runs their Python once, JAX401)
             if target is not None and target.kind == "function" \
                     and (target.qualname in builders_of.get(target.module, ())
-                         or target.qualname in relays_of.get(target.module, ())):
+                         or target.qualname in relays_of.get(target.module, ())
+                         or target.qualname in jits_of.get(target.module, {})):
                 target_path = path_of.get(target.module)
                 if target_path is not None:
                     known = out.setdefault(target_path, {}).setdefault("repeated", [])

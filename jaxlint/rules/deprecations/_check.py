@@ -381,7 +381,9 @@ class DeprecationCheck(Check):
                 mod, _, name = row.new_qualname.rpartition(".")
                 imp = (mod, name)
             if imp is not None:
-                text = f"from {imp[0]} import {imp[1]}" + (f" as {local}" if local != imp[1] else "")
+                # a top-level module (`from jax import jax as jx` -> `import jax as jx`)
+                text = (f"from {imp[0]} import {imp[1]}" if imp[0] else f"import {imp[1]}") \
+                    + (f" as {local}" if local != imp[1] else "")
                 edits: Optional[list[Replacement]] = []
                 if row.call is not None and full == row.old:
                     edits = self._name_use_edits(row.call, local)
@@ -473,7 +475,11 @@ class DeprecationCheck(Check):
         if q.startswith("jax.ops.") and short in methods and len(pos) == 3:
             x, idx, v = (a.value for a in pos)
             if isinstance(idx, cst.Subscript) and ctx.qualname(idx.value) == "jax.ops.index":
-                self._mark_chain(idx.value)
+                # the call's finding and fix cover `jax.ops.index[...]` on its line; one on a
+                # line of its own is reported there too (it raises AttributeError itself)
+                head = ctx.code(node.with_changes(args=node.args[:1]))
+                if "\n" not in head:
+                    self._mark_chain(idx.value)
                 index_text = ", ".join(ctx.code(el).strip().rstrip(",").strip() for el in idx.slice)
             else:
                 index_text = ctx.code(idx).strip()
@@ -514,8 +520,9 @@ class DeprecationCheck(Check):
         return not self._surely_set(value, 0)
 
     def _surely_set(self, value: cst.BaseExpression, depth: int) -> bool:
-        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            return True
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
+                              cst.Float)) or (isinstance(value, cst.Name) and value.value in ("True", "False")):
+            return True  # (`use_magma=False` warns as `True` does: any value but None)
         if isinstance(value, (cst.Call, cst.Subscript)):
             base = value
             while isinstance(base, (cst.Call, cst.Subscript)):

@@ -53,6 +53,10 @@ def _body_outside_jit(unit) -> Optional[str]:
     return unit.reasons[0][len(prefix):].split(" ")[0]
 
 
+# functions that write their argument's text like `print` does (jax 0.10.2 under jit: each
+# writes `JitTracer(float32[3])`): the standard streams' `write`, `pprint`
+_WRITERS = frozenset({"sys.stdout.write", "sys.stderr.write", "pprint.pprint", "pprint.pp"})
+
 # logging calls that write what they are given (the stdlib's module functions and
 # Logger methods; absl's logging module has the same names)
 _LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "fatal", "exception", "log"})
@@ -231,11 +235,16 @@ class PrintInTraced(Rule):
         "f-string (or `str.format`, `%`) of a tracer as the format string of "
         "`jax.debug.print` (`jax.debug.print(f\"{x}\")`): Python formats the tracer before "
         "`jax.debug.print` sees it.\n\n"
-        "A print of text only (`print(\"Executing function\")`) is flagged in one case: in a plain "
+        "A print of text only (`print(\"Executing function\")`) is flagged in two cases: in a plain "
         "function, not decorated, that the file jits where it calls it, at two or more calls "
-        "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`): "
+        "(`jit(f)(4.)` ... `jit(f)(5.)`) or as a name called in a loop (`step = jax.jit(update)`); "
+        "and in a module-level def decorated with the jit (`@jax.jit`, `@partial(jax.jit, ...)`) "
+        "that the project calls again (in a loop, twice one after the other, or from a function "
+        "that runs again, in this module or another): "
         "written for a Python function that prints on every call, it prints only while JAX "
         "traces. Text that says it is tracing or compiling is a deliberate log and not flagged.\n\n"
+        "`builtins.print` is `print`; `sys.stdout.write`, `sys.stderr.write`, `pprint.pprint` and "
+        "`pprint.pp` of a traced value write its tracer the same way (flagged, no fix).\n\n"
         "Logging is printing too, with the same rules: `logging.info/debug/warning/error/...`, "
         "absl's `logging.info(...)`, and a logger bound to `logging.getLogger(...)` "
         "(`logger.info(\"loss %s\", loss)`) log the tracer once, at trace time (no fix: "
@@ -291,8 +300,8 @@ class PrintInTraced(Rule):
         "the format raw (`shape {{n}} {} 2.5`)."
     )
     VALID = [
-        # text-only prints as trace-time logs: in a function decorated with jit, one that
-        # says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
+        # text-only prints as trace-time logs: in a function decorated with jit and called
+        # once, one that says it is tracing, one jitted and called once; a method jitted as `jax.jit(foo.f)`
         # twice traces twice (a new bound method each time: jax#19570)
         Valid(
             """
@@ -319,8 +328,8 @@ class PrintInTraced(Rule):
             fast = jax.jit(compile_step)
             w = jnp.ones(3)
             for _ in range(3):
-                w = fast(decorated(w))
-            print(jax.jit(once)(w))
+                w = fast(w)
+            print(jax.jit(once)(decorated(w)))
 
 
             class Foo:
@@ -567,6 +576,48 @@ class PrintInTraced(Rule):
                 return state - learning_rate(state, 0.1) * jnp.mean(batch)
             """
         ),
+        # the twins: a deliberate trace-time log, and a jitted def called once
+        Valid(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                print("tracing f")
+                return x + 1
+
+            @jax.jit
+            def h(x):
+                print("once")
+                return x * 2
+
+            def main():
+                f(jnp.ones(3))
+                f(jnp.ones(3))
+                return h(jnp.ones(3))
+            """
+        ),
+        # the twins: text only and a static shape inside, the values written outside
+        Valid(
+            """
+            import pprint
+            import sys
+
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                sys.stdout.write("tracing f\\n")
+                pprint.pprint(x.shape)
+                return jnp.sin(x)
+
+            y = f(jnp.ones(3))
+            sys.stdout.write(f"y = {y}\\n")
+            pprint.pprint(y)
+            """
+        ),
     ]
 
     INVALID = [
@@ -662,6 +713,69 @@ class PrintInTraced(Rule):
             expected=[(6, 5)],
             messages=[
                 "`print` in `log_and_scale`, which this file jits where it calls it (2 times), runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
+        # a print of text only in a jitted def (`@jit`, `@partial(jax.jit, ...)`) that the
+        # project calls again: two calls one after the other, a loop (jax 0.10.2: "Running
+        # f():" printed once for two calls, "step" once for three iterations)
+        Invalid(
+            """
+            import functools
+            import jax
+            import jax.numpy as jnp
+            from jax import jit
+
+            @jit
+            def f(x, y):
+                print("Running f():")
+                return x @ y
+
+            @functools.partial(jax.jit, static_argnums=1)
+            def g(x, n):
+                print("step")
+                return x * n
+
+            def main(batches):
+                x, y = jnp.ones((3, 4)), jnp.ones(4)
+                f(x, y)
+                f(x, y)
+                for b in batches:
+                    g(b, 2)
+            """,
+            expected=[(8, 5), (13, 5)],
+            messages=[
+                "`print` in `f`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+                "`print` in `g`, which this file jits and the project calls again, runs only while JAX traces it: the first call prints, later calls served from the compilation cache print nothing. Use `jax.debug.print(...)` to print on every call, or print outside the jitted function",
+            ],
+        ),
+        # print's siblings: a standard stream's `write` (imported from sys) and `pprint`
+        # (under another name, in a vmapped function): jax 0.10.2 writes
+        # `y = JitTracer(float32[3])` and `{'row': VmapTracer(...)}`
+        Invalid(
+            """
+            import pprint as pp
+            from sys import stdout
+
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def f(x):
+                y = jnp.sin(x)
+                stdout.write(f"y = {y}\\n")
+                return y
+
+            def g(row):
+                pp.pprint({"row": row})
+                return row * 2
+
+            f(jnp.ones(3))
+            jax.vmap(g)(jnp.ones((2, 3)))
+            """,
+            expected=[(10, 5), (14, 5)],
+            messages=[
+                "`stdout.write` in traced `f` runs only while JAX traces it and writes a tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+                "`pp.pprint` in traced `g` runs only while JAX traces it and writes a tracer (e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
             ],
         ),
         # `%` and `str.format` in a print: the placeholders become jax.debug.print's
@@ -1049,7 +1163,11 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         if not ctx.in_tracing:
             return
-        if ctx.builtin_name(node.func) != "print":
+        if ctx.builtin_name(node.func) != "print" and ctx.qualname(node.func) != "builtins.print":
+            writer = ctx.qualname(node.func)
+            if writer in _WRITERS:
+                self._writer_call(node, ctx.code(node.func).strip())
+                return
             sink = self._log_sink(node.func)
             if sink is not None:
                 self._log_call(node, sink)
@@ -1147,6 +1265,21 @@ class PrintInTraced(Rule):
                 )
                 return True
         return False
+
+    def _writer_call(self, node: cst.Call, sink: str) -> None:
+        """``sys.stdout.write(f"loss {loss}")``, ``pprint.pprint(state)`` of a traced value
+        in abstractly traced code: written once, at trace time, with the tracer's text."""
+        ctx = self.ctx
+        if ctx.concrete_tracers or _eager_shard_map(ctx.unit):
+            return
+        if not any(a.keyword is None and not a.star and self._mentions_traced(a.value) for a in node.args):
+            return
+        self.report(
+            node,
+            f"`{sink}` in traced `{ctx.unit.name}` runs only while JAX traces it and writes a tracer "
+            "(e.g. `JitTracer(float32[])`), not the values; a call served from jit's cache writes "
+            "nothing. Use `jax.debug.print(\"{}\", x)` to print runtime values",
+        )
 
     def _log_sink(self, func: cst.BaseExpression) -> Optional[str]:
         """`logging.info`, absl's `logging.warning`, `logger.debug` with `logger` bound once to
@@ -1318,13 +1451,19 @@ class PrintInTraced(Rule):
         ctx = self.ctx
         unit = ctx.unit
         fn = unit.node
-        if not isinstance(fn, cst.FunctionDef) or fn.decorators or not unit.reasons:
-            return
-        if not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
+        if not isinstance(fn, cst.FunctionDef) or not unit.reasons:
             return
         if unit.parent is None or not unit.parent.is_module or unit.cls is not None:
             return  # (a method: `jax.jit(obj.f)` wraps a new bound method each time, and traces again)
-        if unit.traced_calls >= 2:
+        if fn.decorators:
+            # `@jit def f` that the project calls again (two calls one after the other, in
+            # a loop, from another module): the cached calls print nothing
+            if not unit.jitted_itself or not ctx.runs_repeatedly(unit):
+                return
+            how = "and the project calls again"
+        elif not all(r in ("wrapped by jax.jit", "wrapped by jax.pjit") for r in unit.reasons):
+            return
+        elif unit.traced_calls >= 2:
             how = f"where it calls it ({unit.traced_calls} times)"
         else:
             alias = self._jit_alias_called_repeatedly(unit)
