@@ -4613,9 +4613,10 @@ class PrngKeyReuse(Rule):
     def _back_edge(self, loop: cst.CSTNode, frame) -> None:
         """``for ...: key, sub = split(key); ...; sample(key)``: the name the iteration
         rebinds is consumed after its last binding and carried to the next iteration,
-        whose first use (``split(key)`` at the top) consumes the same key again: both
-        get the same random bits (the next iteration's ``sub`` is the bits ``sample``
-        drew from)."""
+        whose first use (``split(key)`` at the top) consumes the same key again.  Two
+        draws (or two splits) get the same random bits; a sampler and a split do not
+        share bits, but break JAX's one-use promise (KeyReuseError under
+        ``jax_debug_key_reuse``): the message says which."""
         ctx = self.ctx
         consumed = dict(ctx.consumed_keys())
         for name in sorted(frame.rebound):
@@ -4640,11 +4641,20 @@ class PrngKeyReuse(Rule):
                 continue
             if self._unread(site1) or _exits_after(loop, site1):
                 continue  # the draw is never read, or the iteration leaves the loop after it
+            if _split_and_draw(how0, how1):
+                # `randint(rng)` here, `split(rng)` at the top of the next iteration: the new keys
+                # are not the draw's bits (JAX 0.10.2: `bits(k, (4,))` != `key_data(split(k))`), but
+                # JAX promises independence only to a key used once (KeyReuseError on the second use)
+                why = ("JAX promises independent random numbers only for a key used once (with "
+                       "`jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key "
+                       "from `jax.random.key`)")
+            else:
+                why = "both get the same random bits"
             self.report(
                 site1,
                 f"`{name}` is consumed by `{_by(how1)}` here and carried to the next iteration of the loop, "
-                f"where `{_by(how0)}` on line {{related_line}} consumes it again: both get the same random "
-                f"bits. Give this call a subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
+                f"where `{_by(how0)}` on line {{related_line}} consumes it again: {why}. Give this call a "
+                f"subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
                 related=site0,
             )
 
@@ -4720,11 +4730,14 @@ class PrngKeyReuse(Rule):
             (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
             if self._unread(site1):
                 continue
+            why = ("JAX promises independent random numbers only for a key used once (with "
+                   "`jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from "
+                   "`jax.random.key`)") if _split_and_draw(how0, how1) else "so both get the same random bits"
             self.report(
                 site1,
                 f"`{n.value}` is consumed by `{_by(how1)}` here and returned as the {prim} carry: the next "
                 f"step is handed this consumed key, and `{_by(how0)}` on line {{related_line}} consumes it "
-                f"again, so both get the same random bits. Give this call a subkey "
+                f"again{',' if why.startswith('so ') else ':'} {why}. Give this call a subkey "
                 f"(`{n.value}, sub = jax.random.split({n.value})` and pass `sub`)",
                 related=site0,
             )
@@ -5998,6 +6011,17 @@ def _results_meet(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
         elif isinstance(n, cst.For) and _reads(n.iter, a, from_a) and _reads(n.iter, b, from_b):
             return True
     return False
+
+
+def _split_and_draw(how0: str, how1: str) -> bool:
+    """Is one of two consumptions of a key `jax.random.split` and the other a `jax.random`
+    sampler (``randint(rng, ...)``, then ``split(rng)``)?  The keys the split makes are not
+    the sampler's bits; the pair breaks JAX's one-use promise without repeating a draw (a
+    helper, which may split or draw, is not known to differ)."""
+    def sampler(how: str) -> bool:  # (`randint`; a helper is `init()`, a library's `m.sample(seed=...)`)
+        return how.isidentifier() and how != "split"
+
+    return (how0 == "split" and sampler(how1)) or (how1 == "split" and sampler(how0))
 
 
 def _in_test(unit) -> bool:
