@@ -22,6 +22,7 @@ from jaxlint.paths import test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
+from jaxlint.model.separate_draws import separate_draws
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
@@ -3296,17 +3297,19 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
+        in_test = (_in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef)
         if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
-                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef):
-            if _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
-                    ctx, ctx.unit.node, prev[0], self._parents):
+                in_test or isinstance(ctx.unit.node, cst.Module)):
+            if in_test and (_expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
+                    ctx, ctx.unit.node, prev[0], self._parents)):
                 return  # a test's expected value rebuilt from the key the code under test drew from
-            if all(_separate_cases(ctx.unit.node, e, node) for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values()
-                   if isinstance(e, cst.Call)):
+            if all(separate_draws(ctx.unit.node, e, node, ctx.qualname)
+                   for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values() if isinstance(e, cst.Call)):
                 self._superseded[token.serial] = (node, how)  # the next sub-case's draws are
                 # judged against this one (`class_labels = randint(key, ...)` beside it)
-                return  # the inputs of two sub-cases of one test that never meet (nor does
-                # any other draw of the key before it)
+                return  # the inputs of two sub-cases of one test, or of two experiments of a
+                # notebook or script, that never meet (nor does any other draw of the key before
+                # it): model/separate_draws.py
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
@@ -5853,69 +5856,6 @@ def _expected_only(ctx, root: cst.CSTNode, draw: cst.Call, memo: dict) -> bool:
         elif not isinstance(p, _EXPECTED_PATH):
             return False
         n = p
-
-
-def _separate_cases(root: cst.FunctionDef, a: cst.Call, b: cst.Call) -> bool:
-    """Are the draws ``a`` and ``b`` the inputs of two sub-cases of one test that never
-    meet: each the value of an assignment to plain names in one block (``x = normal(rng,
-    (10, 10))`` ... ``x = normal(rng, (10, 50))``), and what the first gives (its names, and
-    names computed from them) read between the two only by assertions and by assignments
-    to plain names, never after the second (rebound there or before any read)?  Identical
-    or overlapping numbers then only feed checks of their own (``Dense(x) == x @ w + b``, a
-    shape), never one computation (two noise draws added, two layers stacked)."""
-    def assigned_by(st: cst.CSTNode, call: cst.Call) -> Optional[set]:
-        if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1 or not isinstance(st.body[0], cst.Assign) \
-                or st.body[0].value is not call:
-            return None
-        return _plain_targets(st.body[0])
-
-    for block in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
-        if not isinstance(block, cst.IndentedBlock):
-            continue
-        stmts = list(block.body)
-        i = next((k for k, st in enumerate(stmts) if assigned_by(st, a) is not None), None)
-        j = next((k for k, st in enumerate(stmts) if assigned_by(st, b) is not None), None)
-        if i is None or j is None:
-            continue
-        if i >= j:
-            return False
-        live = set(assigned_by(stmts[i], a) or ())
-        if not live:
-            return False
-        for st in stmts[i + 1:j]:
-            read = _stmt_reads(st) & live
-            targets = _plain_targets(st.body[0]) if isinstance(st, cst.SimpleStatementLine) and len(
-                st.body) == 1 and isinstance(st.body[0], cst.Assign) else None
-            if not read:
-                if targets:
-                    live -= targets
-                continue
-            if targets:
-                live |= targets  # computed from the first draw
-            elif not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and (
-                    isinstance(st.body[0], cst.Assert) or isinstance(st.body[0], cst.Expr)
-                    and _assertion_call(None, st.body[0].value))):
-                return False  # handed to anything but an assertion (`opt.update(x)`, `self.x = x`)
-        if _stmt_reads(stmts[j]) & live:
-            return False
-        live -= assigned_by(stmts[j], b) or set()
-        for st in stmts[j + 1:]:
-            if not live:
-                break
-            if _stmt_reads(st) & live:
-                return False
-            if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
-                live -= _plain_targets(st.body[0]) or set()
-        return True
-    return False
-
-
-def _stmt_reads(st: cst.CSTNode) -> set[str]:
-    """The names a statement reads (an assignment's plain-name targets are bound, not read)."""
-    if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign) \
-            and _plain_targets(st.body[0]) is not None:
-        return _names_read(st.body[0].value)
-    return _names_read(st)
 
 
 def _plain_targets(st: cst.Assign) -> Optional[set]:
