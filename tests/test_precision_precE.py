@@ -8,6 +8,12 @@ least two ways (VALID: silent), with twins that must still be reported (INVALID)
   300_LRSinkhorn: `x, y, a, b = create_points(rng, ...)` twice).  Reproducibility, not correlated
   sampling (model/separate_draws.py).  Still reported: results added, handed to one object
   (`model.fit(train)` then `model.score(held_out)`), appended to one list, concatenated.
+* 2. JAX301 on a dry run of the callable itself before the run (bayeux oryx_and_bayeux cell 7/8:
+  `model.optimize.optax_adam.debug(seed=s, verbosity=3)`, its result thrown away, then
+  `model.optimize.optax_adam(seed=s)`): the warm-up mechanism (a discarded call, then the call
+  made again with that key), for a method of the callable rather than the same call.  Still
+  reported: a dry run whose result is kept (`report = ...debug(seed=k)`), a dry run of another
+  sampler.
 """
 
 from __future__ import annotations
@@ -54,4 +60,29 @@ def test_draws_from_one_key_that_never_meet_are_independent_cases(tmp_path, monk
          "`rng` was already consumed by `random.uniform` on line 39: " + ONE_KEY.format(k="rng")),
         ("JAX301", "test_cases.py", 51, 20,
          "`key` was already consumed by `make_points()` on line 49: " + ONE_KEY.format(k="key")),
+    ]
+
+
+# -- 2. a dry run of the callable, then the run --------------------------------
+FIT = 'import bayeux as bx\nimport jax\n\n\ndef fit(log_density, x0, key):\n    model = bx.Model(log_density=log_density, test_point=x0)\n    model.mcmc.numpyro_nuts.debug(seed=key, verbosity=2)\n    draws = model.mcmc.numpyro_nuts(seed=key)\n    return draws\n\n\ndef fit_twice(log_density, x0, key):\n    model = bx.Model(log_density=log_density, test_point=x0)\n    report = model.mcmc.numpyro_nuts.debug(seed=key)\n    draws = model.mcmc.numpyro_nuts(seed=key)\n    return report, draws\n\n\ndef fit_other(log_density, x0, key):\n    model = bx.Model(log_density=log_density, test_point=x0)\n    model.mcmc.numpyro_nuts.debug(seed=key)\n    draws = model.mcmc.blackjax_hmc(seed=key)\n    return draws\n\n\nclass Runner:\n    def __init__(self, sampler):\n        self.sampler = sampler\n\n    def run(self, key):\n        self.sampler.dry_run(seed=key)\n        return self.sampler(seed=key)\n'
+
+DRY_RUN = '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import bayeux as bx\\nimport jax\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def log_density(w):\\n    return -(w ** 2).sum()\\n\\nmodel = bx.Model(log_density=jax.jit(log_density), test_point=jax.numpy.zeros(3))\\nseed, other = jax.random.split(jax.random.key(0))\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "model.optimize.optax_adam.debug(seed=seed, verbosity=3, kwargs={\'num_particles\': 8})\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "params, state, loss = model.optimize.optax_adam(seed=seed, num_particles=8)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "samples = model.mcmc.numpyro_nuts(seed=other)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "model.mcmc.blackjax_hmc.debug(seed=other)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "print(params, samples)\\n", "outputs": [], "execution_count": null}]}'
+
+
+def test_a_discarded_dry_run_of_the_callable_is_a_warm_up(tmp_path, monkeypatch):
+    """Silent: bayeux's `model.optimize.optax_adam.debug(seed=seed, ...)` in one notebook cell,
+    `model.optimize.optax_adam(seed=seed)` in the next; `model.mcmc.numpyro_nuts.debug(seed=key)`
+    then `model.mcmc.numpyro_nuts(seed=key)` in a function; `self.sampler.dry_run(seed=key)` then
+    `self.sampler(seed=key)`.  Reported: the dry run's result kept and returned with the run's, a
+    dry run of `numpyro_nuts` before a run of `blackjax_hmc`, and a run before another sampler's
+    dry run (cell 6)."""
+    got = _lint(tmp_path, monkeypatch, {"fit.py": FIT, "dry_run.ipynb": DRY_RUN})
+    assert got == [
+        ("JAX301", "dry_run.ipynb", 1, 1,  # cell 6
+         "`other` was already consumed by `model.mcmc.numpyro_nuts(seed=...)` on line 1 of cell 5: "
+         + ONE_KEY.format(k="other")),
+        ("JAX301", "fit.py", 15, 13,
+         "`key` was already consumed by `model.mcmc.numpyro_nuts.debug(seed=...)` on line 14: " + ONE_KEY.format(k="key")),
+        ("JAX301", "fit.py", 22, 13,
+         "`key` was already consumed by `model.mcmc.numpyro_nuts.debug(seed=...)` on line 21: " + ONE_KEY.format(k="key")),
     ]

@@ -278,8 +278,8 @@ def _free_reads(node: cst.CSTNode) -> set[str]:
                 out.add(n.value)
             continue
         if isinstance(n, cst.Attribute):
-            if n.attr.value not in _NOT_VALUES:
-                stack.append((n.value, shadow))
+            if n.attr.value not in _NOT_VALUES or _root_name(n.value) is None:
+                stack.append((n.value, shadow))  # (`l2(l1(x)).shape` reads the values of both)
             continue
         if isinstance(n, cst.Arg):
             stack.append((n.value, shadow))

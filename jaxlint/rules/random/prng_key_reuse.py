@@ -266,7 +266,9 @@ class PrngKeyReuse(Rule):
         "second: read under `if mode is None:` but not on the `elif` that hands the key to "
         "another sampler; at a module's or a notebook's top level, its globals count as read). "
         "Nor a warm-up call whose result is thrown away (`generate(x, rng)  # compile`) before the "
-        "same call is made again with that key (the calls after it still count against each other). "
+        "same call is made again with that key, or a dry run of the callable itself whose result "
+        "is thrown away (`opt.debug(seed=k)` then `opt(seed=k)`, bayeux's checker) (the calls after "
+        "it still count against each other). "
         "A transformed call outside loops (`jax.jit(unroll)(key)`) after a helper drew from the key, "
         "or the other way round, compares two computations under one key: not flagged. "
         "A key stored back on a record "
@@ -3269,10 +3271,11 @@ class PrngKeyReuse(Rule):
                 id(prev[0]) in self._transformed and how.endswith("()")):
             return  # `unroll(key)` then `jax.jit(unroll_scan)(key)`: two computations compared
             # under one key (a notebook's or benchmark's versions of one function)
-        if prev[1] == how and self._discarded(prev[0]):
+        if (prev[1] == how or _method_of(ctx, prev[0], node)) and self._discarded(prev[0]):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
+            # (so is a dry run of the callable itself, `opt.debug(seed=k)` then `opt(seed=k)`)
         if how.endswith("()") and prev[1].endswith("()") and prev[1] != how \
                 and self._same_inputs_rebuilt(prev[0], node, key_expr):
             return  # `benchmark_jax(n, key=key)` then `benchmark_lx(n, key=key)`, each rebuilding
@@ -5951,6 +5954,15 @@ def _results_meet(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
         elif isinstance(n, cst.For) and _reads(n.iter, a, from_a) and _reads(n.iter, b, from_b):
             return True
     return False
+
+
+def _method_of(ctx, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+    """Is ``first`` a call of a method of the very callable ``second`` calls
+    (``model.optimize.optax_adam.debug(seed=k)`` then ``model.optimize.optax_adam(seed=k)``:
+    bayeux's dry-run checker of that optimiser, then the run)?"""
+    return isinstance(first, cst.Call) and isinstance(second, cst.Call) \
+        and isinstance(first.func, cst.Attribute) and isinstance(second.func, (cst.Name, cst.Attribute)) \
+        and ctx.code(first.func.value).strip() == ctx.code(second.func).strip()
 
 
 def _split_and_draw(how0: str, how1: str) -> bool:
