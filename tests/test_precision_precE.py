@@ -5,8 +5,8 @@ least two ways (VALID: silent), with twins that must still be reported (INVALID)
   sub-cases of a test drawn into different names (ott math_utils_test: `x = uniform(rng, (d,))`
   for a gradient check, `z = uniform(rng, (4, 7, 3))` for a Jacobian one), and a notebook's (or
   script's) second experiment drawing its data again from the seed of the first (ott
-  300_LRSinkhorn: `x, y, a, b = create_points(rng, ...)` twice).  Reproducibility, not correlated
-  sampling (model/separate_draws.py).  Still reported: results added, handed to one object
+  300_LRSinkhorn: `x, y, a, b = create_points(rng, ...)` twice, the second rebinding the names
+  of the first).  Reproducibility, not correlated sampling (model/separate_draws.py).  Still reported: results added, handed to one object
   (`model.fit(train)` then `model.score(held_out)`), appended to one list, concatenated.
 * 2. JAX301 on a dry run of the callable itself before the run (bayeux oryx_and_bayeux cell 7/8:
   `model.optimize.optax_adam.debug(seed=s, verbosity=3)`, its result thrown away, then
@@ -34,7 +34,7 @@ DATA = 'import jax\n\n\ndef make_points(key, n):\n    return jax.random.uniform(
 
 CASES = 'import unittest\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\nfrom data import make_points\n\n\ndef norm(v):\n    return jnp.sqrt(jnp.sum(v * v, axis=-1))\n\n\ndef test_zero_gradient_at_zero(rng):\n    f = lambda x: norm(x - x)\n    x = jax.random.uniform(rng, (5,))\n    np.testing.assert_array_equal(jax.grad(f)(x), 0.0)\n    z = jax.random.uniform(rng, (4, 7, 3))\n    h = lambda x: norm(x - x)\n    jac = jax.jacobian(h)(z)\n    np.testing.assert_array_equal(jac, 0.0)\n    if x.ndim == 1:\n        np.testing.assert_array_equal(jax.grad(norm)(x), jax.grad(norm)(x))\n        jac = jax.jacobian(norm)(z)\n        np.testing.assert_array_equal(jnp.isnan(jac), False)\n\n\nclass PointsTest(unittest.TestCase):\n    def test_shapes_and_range(self):\n        key = jax.random.key(0)\n        small = make_points(key, 3)\n        self.assertEqual(small.shape, (3, 2))\n        large = make_points(key, 50)\n        self.assertTrue(bool(jnp.all(large >= 0)))\n        self.assertEqual(small.dtype, large.dtype)\n\n\ndef test_noise_is_added(rng):\n    x = jax.random.uniform(rng, (5,))\n    np.testing.assert_array_equal(jax.grad(norm)(x).shape, (5,))\n    z = jax.random.normal(rng, (5,))\n    np.testing.assert_allclose(norm(x + z), norm(z + x))\n\n\nclass FitTest(unittest.TestCase):\n    def test_fit_then_score(self):\n        key = jax.random.key(0)\n        model = Model()\n        train = make_points(key, 30)\n        model.fit(train)\n        held_out = make_points(key, 10)\n        self.assertLess(model.score(held_out), 1.0)\n\n\nclass Model:\n    def fit(self, x):\n        self.mean = x.mean(0)\n\n    def score(self, x):\n        return float(norm(x - self.mean).mean())\n'
 
-EXPERIMENTS = 'import jax\nimport matplotlib.pyplot as plt\n\nkey = jax.random.PRNGKey(0)\nsmall = jax.random.normal(key, (10,))\nplt.hist(small)\nprint(small.mean())\nlarge = jax.random.normal(key, (10_000,))\nplt.hist(large)\nprint(large.mean())\n\ncosts = []\na = jax.random.normal(key, (3, 3))\ncosts.append(float(a.sum()))\nb = jax.random.normal(key, (30, 3))\ncosts.append(float(b.sum()))\nplt.plot(costs)\n'
+EXPERIMENTS = 'import jax\nimport matplotlib.pyplot as plt\n\nkey = jax.random.PRNGKey(0)\nx = jax.random.normal(key, (10,))\nplt.hist(x)\nprint(x.mean())\nx = jax.random.normal(key, (10_000,))\nplt.hist(x)\nprint(x.mean())\npair = jax.random.normal(key, (2,))\nplt.hist(pair)\n\ncosts = []\na = jax.random.normal(key, (3, 3))\ncosts.append(float(a.sum()))\nb = jax.random.normal(key, (30, 3))\ncosts.append(float(b.sum()))\nplt.plot(costs)\n'
 
 TWO_EXPERIMENTS = '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import jax\\nimport jax.numpy as jnp\\nimport matplotlib.pyplot as plt\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def create_points(rng, n, m, d):\\n    rngs = jax.random.split(rng, 4)\\n    x = jax.random.normal(rngs[0], (n, d)) + 1\\n    y = jax.random.uniform(rngs[1], (m, d))\\n    a = jax.random.uniform(rngs[2], (n,))\\n    b = jax.random.uniform(rngs[3], (m,))\\n    return x, y, a / jnp.sum(a), b / jnp.sum(b)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "rng = jax.random.key(0)\\nn, m, d = 19, 35, 2\\nx, y, a, b = create_points(rng, n=n, m=m, d=d)\\ncost = jnp.sum((x[:, None] - y[None]) ** 2, -1)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "plt.imshow(cost)\\nplt.title(f\\"cost: {cost.mean():.4f}\\")\\nplt.show()\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "n, m, d = 10**4, 10**4 + 1, 7\\nx, y, a, b = create_points(rng, n=n, m=m, d=d)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "cost = jnp.sum((x[:, None] - y[None]) ** 2, -1)\\nvals = []\\nfor r in [1, 2]:\\n    vals.append(float(cost.mean() * r))\\nplt.plot(vals)\\n", "outputs": [], "execution_count": null}]}'
 
@@ -44,14 +44,20 @@ POOLED = '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_
 def test_draws_from_one_key_that_never_meet_are_independent_cases(tmp_path, monkeypatch):
     """Silent: a test's gradient and Jacobian sub-cases (different names, a lambda's parameter
     shadowing `x`, an `if` reading each alone), a unittest drawing through a helper of another
-    module, a script's two experiments only shown (`plt.hist`, `print`), a notebook rebinding its
-    data names for a second experiment.  Reported: draws added, a model fitted on one and scored on
-    the other, two draws appended to one list, two data sets concatenated in a notebook."""
+    module, a script's two experiments rebinding `x` and only showing it (`plt.hist`, `print`), a
+    notebook rebinding its data names for a second experiment.  Reported: draws added, a model
+    fitted on one and scored on the other, two draws appended to one list, two data sets
+    concatenated in a notebook, a script's draws kept under other names (`pair`, `a`, `b`: its
+    globals outlive the run)."""
     got = _lint(tmp_path, monkeypatch, {"data.py": DATA, "test_cases.py": CASES, "experiments.py": EXPERIMENTS,
                                          "two_experiments.ipynb": TWO_EXPERIMENTS, "pooled.ipynb": POOLED})
     assert got == [
+        ("JAX301", "experiments.py", 11, 8,
+         "`key` was already consumed by `random.normal` on line 8: " + ONE_KEY.format(k="key")),
         ("JAX301", "experiments.py", 15, 5,
-         "`key` was already consumed by `random.normal` on line 13: " + ONE_KEY.format(k="key")),
+         "`key` was already consumed by `random.normal` on line 8: " + ONE_KEY.format(k="key")),
+        ("JAX301", "experiments.py", 17, 5,
+         "`key` was already consumed by `random.normal` on line 8: " + ONE_KEY.format(k="key")),
         ("JAX301", "pooled.ipynb", 1, 18,  # cell 5
          "`rng` was already consumed by `create_points()` on line 3 of cell 3, which splits it and draws from "
          "the keys it makes: this call makes the same keys, so it draws the same random numbers. Split it "

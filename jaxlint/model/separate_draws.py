@@ -8,7 +8,9 @@ create_points(rng, 10**5, 10**5 + 1, 7)``).  The numbers overlap (``uniform(k, (
 a prefix of ``uniform(k, (84,))``), but each set only feeds computations of its own: the
 same key reused for an independent case is reproducibility, not correlated sampling.  Two
 draws whose results meet (added, stacked, handed to one call, returned together, stored
-into one object) are the bug, and stay reported.
+into one object) are the bug, and stay reported; so do draws at a module's or notebook's
+top level into other names (its globals outlive the run, inspected side by side): there
+the second experiment rebinds the names of the first.
 
 ``separate_draws`` follows, statement by statement through the block that holds both
 draws, the names computed from each draw (plain assignments from them; an object a bare
@@ -30,11 +32,14 @@ _SHOWN = frozenset({"print", "display"})  # builtins (and IPython's) that only s
 
 
 def separate_draws(root: cst.CSTNode, a: cst.Call, b: cst.Call,
-                   qualname: Callable[[cst.CSTNode], Optional[str]]) -> bool:
+                   qualname: Callable[[cst.CSTNode], Optional[str]], rebound: bool = False) -> bool:
     """Are ``a`` and ``b`` (two draws from one key, ``a`` first) each the whole value of an
     assignment to plain names in one block of ``root`` (a function's body, or a module's or
     notebook's top level), the second not computed from the first, and what each gives
-    never read together by one statement after it (module docstring)?"""
+    never read together by one statement after it (module docstring)?  ``rebound``: the
+    second must also rebind every name the first bound (a notebook's or script's new
+    experiment: its globals outlive the run, so draws kept side by side under other names,
+    `a = normal(key)` then `b = uniform(key)`, are not taken for independent ones)."""
     if isinstance(root, cst.Module):
         blocks: list = [root]
         stack: list = list(root.body)
@@ -67,6 +72,8 @@ def separate_draws(root: cst.CSTNode, a: cst.Call, b: cst.Call,
                 if _free_reads(st.body[0].value) & derived[0]:
                     return False  # the second draw computed from the first (`normal(key, x + 1)`)
                 second = _assigned_by(st, b) or set()
+                if rebound and not (_assigned_by(stmts[i], a) or set()) <= second:
+                    return False
                 derived[0] -= second
                 derived[1] = set(second)
                 continue

@@ -3301,12 +3301,12 @@ class PrngKeyReuse(Rule):
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
         in_test = (_in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef)
-        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
+        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and "split" not in (how, prev[1]) and (
                 in_test or isinstance(ctx.unit.node, cst.Module)):
             if in_test and (_expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
                     ctx, ctx.unit.node, prev[0], self._parents)):
                 return  # a test's expected value rebuilt from the key the code under test drew from
-            if all(separate_draws(ctx.unit.node, e, node, ctx.qualname)
+            if all(separate_draws(ctx.unit.node, e, node, ctx.qualname, rebound=not in_test)
                    for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values() if isinstance(e, cst.Call)):
                 self._superseded[token.serial] = (node, how)  # the next sub-case's draws are
                 # judged against this one (`class_labels = randint(key, ...)` beside it)
