@@ -14,6 +14,12 @@ least two ways (VALID: silent), with twins that must still be reported (INVALID)
   made again with that key), for a method of the callable rather than the same call.  Still
   reported: a dry run whose result is kept (`report = ...debug(seed=k)`), a dry run of another
   sampler.
+* 3. JAX501 on a notebook's function that builds `jax.jit(partial(...))` per call but that its
+  cells never call, only store as a setting (ott 100_soft_sort: `config.loss = soft_error_loss`,
+  read by the jitted `train_step`): under the outer jit the inner one is traced once per outer
+  trace (JAX 0.10.2: 5 steps of an outer jit trace the inner function once; 5 eager calls trace
+  it 5 times); where it runs is not followed, so unknown, silent.  Still reported: called in an
+  eager loop, handed to `map`.
 """
 
 from __future__ import annotations
@@ -92,3 +98,19 @@ def test_a_discarded_dry_run_of_the_callable_is_a_warm_up(tmp_path, monkeypatch)
         ("JAX301", "fit.py", 22, 13,
          "`key` was already consumed by `model.mcmc.numpyro_nuts.debug(seed=...)` on line 21: " + ONE_KEY.format(k="key")),
     ]
+
+
+# -- 3. a notebook's builder only stored as a setting ---------------------------
+JIT_NOTEBOOKS = {'stored_attr.ipynb': '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import functools\\n\\nimport jax\\nimport jax.numpy as jnp\\n\\n\\ndef ranks(x, axis=-1):\\n    return jnp.argsort(jnp.argsort(x, axis=axis), axis=axis)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def soft_error_loss(logits, labels):\\n    ranks_fn = jax.jit(functools.partial(ranks, axis=-1))\\n    return jnp.mean(labels * ranks_fn(logits))\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "class NameSpace:\\n    pass\\n\\n\\ndef train_step(loss_fn, params, batch):\\n    return params - 0.1 * jax.grad(lambda p: loss_fn(p * batch, batch))(params)\\n\\n\\ndef train(config, params, batches):\\n    step = jax.jit(functools.partial(train_step, config.loss))\\n    for b in batches:\\n        params = step(params, b)\\n    return params\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "config = NameSpace()\\nconfig.loss = soft_error_loss\\nparams = train(config, jnp.ones(3), [jnp.ones(3)] * 10)\\n", "outputs": [], "execution_count": null}]}', 'stored_dict.ipynb': '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import functools\\n\\nimport jax\\nimport jax.numpy as jnp\\n\\n\\ndef ranks(x, axis=-1):\\n    return jnp.argsort(jnp.argsort(x, axis=axis), axis=axis)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def rank_loss(logits, labels):\\n    ranks_fn = jax.jit(functools.partial(ranks, axis=-1))\\n    return jnp.mean(labels * ranks_fn(logits))\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def train(settings, params, batches):\\n    step = jax.jit(functools.partial(lambda f, p, b: p - 0.1 * jax.grad(lambda q: f(q * b, b))(p), settings[\\"loss\\"]))\\n    for b in batches:\\n        params = step(params, b)\\n    return params\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "settings = {\\"loss\\": rank_loss, \\"lr\\": 0.1}\\nparams = train(settings, jnp.ones(3), [jnp.ones(3)] * 10)\\n", "outputs": [], "execution_count": null}]}', 'eager_loop.ipynb': '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import functools\\n\\nimport jax\\nimport jax.numpy as jnp\\n\\n\\ndef ranks(x, axis=-1):\\n    return jnp.argsort(jnp.argsort(x, axis=axis), axis=axis)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def soft_error_loss(logits, labels):\\n    ranks_fn = jax.jit(functools.partial(ranks, axis=-1))\\n    return jnp.mean(labels * ranks_fn(logits))\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "total = 0.0\\nfor i in range(10):\\n    total += soft_error_loss(jnp.ones(3) * i, jnp.ones(3))\\n", "outputs": [], "execution_count": null}]}', 'mapped.ipynb': '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "metadata": {}, "source": "import functools\\n\\nimport jax\\nimport jax.numpy as jnp\\n\\n\\ndef ranks(x, axis=-1):\\n    return jnp.argsort(jnp.argsort(x, axis=axis), axis=axis)\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "def soft_error_loss(logits, labels):\\n    ranks_fn = jax.jit(functools.partial(ranks, axis=-1))\\n    return jnp.mean(labels * ranks_fn(logits))\\n", "outputs": [], "execution_count": null}, {"cell_type": "code", "metadata": {}, "source": "config = {\\"loss\\": soft_error_loss}\\nlosses = list(map(soft_error_loss, [jnp.ones(3)] * 10, [jnp.ones(3)] * 10))\\n", "outputs": [], "execution_count": null}]}'}
+
+
+def test_a_notebook_builder_only_stored_as_a_setting_is_not_a_per_call_compile(tmp_path, monkeypatch):
+    """Silent: `config.loss = soft_error_loss` (an attribute), `{"loss": rank_loss}` (a dict entry),
+    each read by a jitted step.  Reported: the builder called in an eager loop, or handed to `map`
+    (also stored in a dict there: a use other than storing)."""
+    got = _lint(tmp_path, monkeypatch, JIT_NOTEBOOKS, select="JAX501")
+    msg = ("`jit` of a `functools.partial(...)` object compiles again on every call of `soft_error_loss`: jit "
+           "caches per function object and `soft_error_loss` builds a new one each time. Build it once: at "
+           "module level, in a builder cached with `functools.cache`, or jit `soft_error_loss` itself; and pass "
+           "the varying values as arguments")
+    assert got == [("JAX501", "eager_loop.ipynb", 2, 16, msg), ("JAX501", "mapped.ipynb", 2, 16, msg)]  # cell 2
