@@ -12,8 +12,10 @@ into one object) are the bug, and stay reported; so do draws at a module's or no
 top level into other names (its globals outlive the run, inspected side by side): there
 the second experiment rebinds the names of the first.
 
-``separate_draws`` follows, statement by statement through the block that holds both
-draws, the names computed from each draw (plain assignments from them; an object a bare
+Each case is checked before the next is drawn: the first draw's values are used
+between the two draws (two inputs drawn in a row, `x = normal(key, s)`, `y = normal(key,
+s)`, are one case's, a copy-paste slip).  ``separate_draws`` follows, statement by
+statement through the block that holds both draws, the names computed from each draw (plain assignments from them; an object a bare
 call hands one of them to, ``costs.append(c)``, ``update(state, x)``; anything a compound
 statement binds when it reads one of them), and answers True only when no statement
 reads values of both.  A name rebound from other values stops being derived.  Shapes and
@@ -35,8 +37,10 @@ def separate_draws(root: cst.CSTNode, a: cst.Call, b: cst.Call,
                    qualname: Callable[[cst.CSTNode], Optional[str]], rebound: bool = False) -> bool:
     """Are ``a`` and ``b`` (two draws from one key, ``a`` first) each the whole value of an
     assignment to plain names in one block of ``root`` (a function's body, or a module's or
-    notebook's top level), the second not computed from the first, and what each gives
-    never read together by one statement after it (module docstring)?  ``rebound``: the
+    notebook's top level), what the first gives used before the second is drawn (a case
+    checked, then the next case drawn; not two inputs drawn in a row), the second not
+    computed from the first, and what each gives never read together by one statement
+    after it (module docstring)?  ``rebound``: the
     second must also rebind every name the first bound (a notebook's or script's new
     experiment: its globals outlive the run, so draws kept side by side under other names,
     `a = normal(key)` then `b = uniform(key)`, are not taken for independent ones)."""
@@ -66,9 +70,15 @@ def separate_draws(root: cst.CSTNode, a: cst.Call, b: cst.Call,
         if not first:
             return False
         derived: list[set] = [first, set()]
+        checked = False  # the first case's values used before the second draw
         for k in range(i + 1, len(stmts)):
             st = stmts[k]
+            if k < j and not checked:
+                checked = bool(_free_reads(st, values=False) & derived[0])  # (a shape check too)
             if k == j:
+                if not checked:
+                    return False  # `x = normal(key, s)`, `y = normal(key, s)` in a row: two inputs
+                    # of one case (a copy-paste slip), not a case checked before the next draws
                 if _free_reads(st.body[0].value) & derived[0]:
                     return False  # the second draw computed from the first (`normal(key, x + 1)`)
                 second = _assigned_by(st, b) or set()
@@ -273,9 +283,10 @@ def _params(ps: cst.Parameters) -> set[str]:
     return names
 
 
-def _free_reads(node: cst.CSTNode) -> set[str]:
+def _free_reads(node: cst.CSTNode, values: bool = True) -> set[str]:
     """The names ``node`` reads values of: not an attribute's or a keyword's name, not
-    ``x.shape``/``x.dtype``, not a lambda's or a nested function's own parameters."""
+    ``x.shape``/``x.dtype`` (unless not ``values``), not a lambda's or a nested function's
+    own parameters."""
     out: set[str] = set()
     stack: list = [(node, frozenset())]
     while stack:
@@ -285,7 +296,7 @@ def _free_reads(node: cst.CSTNode) -> set[str]:
                 out.add(n.value)
             continue
         if isinstance(n, cst.Attribute):
-            if n.attr.value not in _NOT_VALUES or _root_name(n.value) is None:
+            if not values or n.attr.value not in _NOT_VALUES or _root_name(n.value) is None:
                 stack.append((n.value, shadow))  # (`l2(l1(x)).shape` reads the values of both)
             continue
         if isinstance(n, cst.Arg):
