@@ -66,3 +66,31 @@ def test_the_key_named_is_the_one_the_earlier_call_consumed(tmp_path, monkeypatc
         ("JAX301", 19, 9, "`rng` was already consumed by `hk.dropout` via `net.apply` on line 18: both "
          "calls get the same random bits. Split it first, e.g. `k1, k2 = jax.random.split(rng)`, and "
          "give each call its own key")]
+
+
+LOOP_ONE_USE = (
+    "JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, the "
+    "second use raises KeyReuseError for a typed key from `jax.random.key`)")
+
+
+def test_a_draw_carried_to_the_next_iterations_split_is_not_called_the_same_bits(tmp_path, monkeypatch):
+    """ott's Monge-gap notebook: `rng, rng_x = split(rng)` at the top of a loop, `randint(rng)` at
+    the bottom (a typed key: KeyReuseError on the next split under `jax_debug_key_reuse`, JAX 0.10.2;
+    `bits(k, (4,))` differs from `key_data(split(k))`): the one-use promise, not the same bits.  Two
+    spellings (`jax.random.*` and `from jax import random as jr`); a draw carried to a draw keeps
+    "the same random bits"."""
+    text = ("import jax\nfrom jax import random as jr\n\n\ndef loop(rng, n):\n    out = []\n"
+            "    for _ in range(n):\n        rng, rng_x = jax.random.split(rng)\n"
+            "        out.append(jax.random.normal(rng_x, (3,)))\n"
+            "        out.append(jax.random.randint(rng, [], minval=0, maxval=9))\n    return out\n\n\n"
+            "def loop2(key, n):\n    out = []\n    while n > 0:\n        key, sub = jr.split(key)\n"
+            "        out.append(jr.uniform(sub, (3,)) + jr.bernoulli(key, 0.5))\n        n -= 1\n"
+            "    return out\n")
+    assert _messages(tmp_path, monkeypatch, "m.py", text) == [
+        ("JAX301", 10, 20, "`rng` is consumed by `random.randint` here and carried to the next iteration of the "
+         "loop, where `random.split` on line 8 consumes it again: " + LOOP_ONE_USE + ". Give this call a subkey "
+         "(`rng, sub = jax.random.split(rng)` and pass `sub`)"),
+        ("JAX301", 18, 44, "`key` is consumed by `random.bernoulli` here and carried to the next iteration of the "
+         "loop, where `random.split` on line 17 consumes it again: " + LOOP_ONE_USE + ". Give this call a subkey "
+         "(`key, sub = jax.random.split(key)` and pass `sub`)"),
+    ]

@@ -266,8 +266,6 @@ def test_the_cell_order_is_the_program_order(tmp_path: Path, monkeypatch) -> Non
                                       "reads nbformat 4"),
     (b'{"cells": [], "nbformat": "4"}', "The notebook cannot be read: nbformat '4' (4 is read)"),
     (b'{"nbformat": 4}', "The notebook cannot be read: no `cells` list"),
-    (b"", "The notebook cannot be read: the file is empty (a notebook is nbformat 4 JSON)"),
-    (b"\n  \n", "The notebook cannot be read: the file is empty (a notebook is nbformat 4 JSON)"),
 ])
 def test_a_file_that_is_no_notebook_gets_one_jax001_line(tmp_path: Path, monkeypatch, text, message) -> None:
     monkeypatch.chdir(tmp_path)
@@ -277,6 +275,24 @@ def test_a_file_that_is_no_notebook_gets_one_jax001_line(tmp_path: Path, monkeyp
     (line,) = r.output.splitlines()[:-1]
     assert line == f"bad.ipynb:1:{2 if text.startswith(b'{not') else 1}: JAX001 {message}"
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("text", [b"", b"\n  \n", b"\xef\xbb\xbf"])
+def test_an_empty_notebook_is_silent_like_an_empty_module(tmp_path: Path, monkeypatch, text) -> None:
+    """A 0-byte (or blank) `.ipynb` has no cells and no code: nothing to report, as for a
+    0-byte `.py` beside it; a notebook that is not JSON is still one JAX001 line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.ipynb").write_bytes(text)
+    (tmp_path / "empty.py").write_bytes(b"")
+    r = _invoke(".", "--output-format", "concise")
+    assert r.exit_code == 0, r.output
+    assert "JAX001" not in r.output
+    (tmp_path / "bad.ipynb").write_bytes(b"{not json")
+    r = _invoke(".", "--output-format", "concise")
+    assert r.exit_code == 1
+    assert [line for line in r.output.splitlines() if "JAX" in line] == [
+        "bad.ipynb:1:2: JAX001 The notebook cannot be read: not valid JSON (Expecting property name "
+        "enclosed in double quotes)"]
 
 
 def test_invalid_json_is_reported_where_it_goes_wrong(tmp_path: Path, monkeypatch) -> None:

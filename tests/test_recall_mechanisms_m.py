@@ -322,20 +322,18 @@ def test_key_consumed_after_its_last_split_and_carried(tmp_path, monkeypatch):
     assert got == [
         ("JAX301", "loops.py", 11, 24,
          "`key` is consumed by `random.categorical` here and carried to the next iteration of the loop, where "
-         "`random.split` on line 9 consumes it again: both get the same random bits. Give this call a subkey "
+         "`random.split` on line 9 consumes it again: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from `jax.random.key`). Give this call a subkey "
          "(`key, sub = jax.random.split(key)` and pass `sub`)"),
         ("JAX301", "loops.py", 20, 18,
          "`rng` is consumed by `random.bernoulli` here and carried to the next iteration of the loop, where "
-         "`random.split` on line 18 consumes it again: both get the same random bits. Give this call a subkey "
+         "`random.split` on line 18 consumes it again: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from `jax.random.key`). Give this call a subkey "
          "(`rng, sub = jax.random.split(rng)` and pass `sub`)"),
         ("JAX301", "loops.py", 31, 16,
          "`key` is consumed by `random.bernoulli` here and returned as the lax.scan carry: the next step is "
-         "handed this consumed key, and `random.split` on line 29 consumes it again, so both get the same random "
-         "bits. Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
+         "handed this consumed key, and `random.split` on line 29 consumes it again: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from `jax.random.key`). Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
         ("JAX301", "loops.py", 41, 17,
          "`key` is consumed by `random.normal` here and returned as the lax.fori_loop carry: the next step is "
-         "handed this consumed key, and `random.split` on line 40 consumes it again, so both get the same random "
-         "bits. Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
+         "handed this consumed key, and `random.split` on line 40 consumes it again: JAX promises independent random numbers only for a key used once (with `jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from `jax.random.key`). Give this call a subkey (`key, sub = jax.random.split(key)` and pass `sub`)"),
     ]
 
 

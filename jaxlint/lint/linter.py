@@ -574,7 +574,8 @@ def lint_notebook(
 ) -> FileResult:
     """Lint a Jupyter notebook: its code cells in order as one module
     (``jaxlint.parse.notebook``), each finding mapped to its cell, line and column.
-    A file that is not an nbformat-4 notebook gets JAX001 with one line."""
+    A file that is not an nbformat-4 notebook gets JAX001 with one line; an empty file
+    (no bytes but blank ones) has no code and gets nothing, like an empty ``.py``."""
     from jaxlint.parse.notebook import Notebook, NotebookError, map_findings
 
     body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
@@ -582,6 +583,9 @@ def lint_notebook(
         body.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FileResult(path=path, error=undecodable(body, "utf-8", exc, cookie=False))
+    if not body.strip():
+        return FileResult(path=path)  # an empty file (0 bytes, or only blank lines): no cells, no
+        # code, as silent as an empty `.py` (not an unreadable notebook; other JSON errors are)
     try:
         nb = Notebook.from_bytes(data)
     except NotebookError as exc:

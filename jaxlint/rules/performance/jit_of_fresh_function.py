@@ -655,7 +655,9 @@ class RecompileFreshFunction(Rule):
         "`convert*`, `export*`, `__init__`), and a private function (`_sync`) that this file only "
         "calls from drivers (functions that run a loop), outside their loops: it runs once per run; "
         "a notebook's function that its cells call once, outside loops and functions, and name nowhere "
-        "else (no other module imports a notebook); "
+        "else (no other module imports a notebook); a notebook's function its cells never call, only "
+        "store as a setting (`config.loss = soft_error_loss`, `{\"loss\": f}`): where it runs, under the "
+        "jitted step that reads the setting or outside, is not followed; "
         "a function that reads a clock before and after (`time.perf_counter()`, `timeit.default_timer()`) "
         "times the compile on purpose (a benchmark's `jit_test`). "
         "`jit(..., inline=True)` is skipped too (it is meant "
@@ -1810,11 +1812,42 @@ class RecompileFreshFunction(Rule):
         """The rule of thumb (tests, test modules, ``main``, set-up and loading functions
         run once or a few times); a ``main(lr)`` that this file calls in a loop or a
         comprehension (a sweep) runs again and again."""
-        if _called_rarely(unit, self.ctx.path) or self._notebook_calls_once(unit):
+        if _called_rarely(unit, self.ctx.path) or self._notebook_calls_once(unit) or self._notebook_stored_only(unit):
             return True
         if not _runs_once(unit):
             return False
         return not (unit.name == "main" and self.ctx.called_repeatedly(unit))
+
+    def _notebook_stored_only(self, unit: Unit) -> bool:
+        """A notebook's function that its cells never call, only store as a setting
+        (``config.loss = soft_error_loss``, ``cfg["loss"] = f``, ``{"loss": f}``): what
+        calls it, and whether under a trace (ott's soft-sort tutorial reads ``config.loss``
+        inside the jitted ``train_step``, where the inner jit is traced once with the
+        outer one) or per step outside one, is not followed: unknown, not reported.
+        Handed to a call (``map(f, xs)``, ``run(f)``) or called, it is judged as before."""
+        ctx = self.ctx
+        if not ctx.path.endswith(".ipynb") or unit.cls is not None or unit.parent is None \
+                or not unit.parent.is_module:
+            return False
+        name, module = unit.name, ctx.index.module
+        stored: set[int] = set()
+        for n in walk_tree(module):
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Name) and n.value.value == name \
+                    and all(isinstance(t.target, (cst.Attribute, cst.Subscript)) for t in n.targets):
+                stored.add(id(n.value))
+            elif isinstance(n, cst.DictElement) and isinstance(n.value, cst.Name) and n.value.value == name:
+                stored.add(id(n.value))
+        if not stored:
+            return False
+        skip: set[int] = {id(unit.node.name)}
+        for n in walk_tree(module):
+            if isinstance(n, cst.Attribute):
+                skip.add(id(n.attr))
+            elif isinstance(n, cst.Arg) and n.keyword is not None:
+                skip.add(id(n.keyword))
+            elif isinstance(n, cst.Name) and n.value == name and id(n) not in skip and id(n) not in stored:
+                return False  # called, or handed on some other way
+        return True
 
     def _notebook_calls_once(self, unit: Unit) -> bool:
         """A notebook's function that its cells call once, outside any loop, and name

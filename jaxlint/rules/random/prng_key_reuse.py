@@ -22,6 +22,7 @@ from jaxlint.paths import test_module
 from jaxlint.model.keyflow import (copied_key, initializer_of, invariant, key_like_name, loop_target_read, mapper,
                                    replicated_keys, rngs_keys, unmapped_positions)
 from jaxlint.model.program_order import attribute_writes
+from jaxlint.model.separate_draws import separate_draws
 from jaxlint.model.scopes import bound_once, instance_class, writes
 from jaxlint.model.walk import (arg_at, assigned_in, children, descendants, dotted_name, int_value, keyword_arg,
                                 positional_args, walk_tree)
@@ -265,7 +266,9 @@ class PrngKeyReuse(Rule):
         "second: read under `if mode is None:` but not on the `elif` that hands the key to "
         "another sampler; at a module's or a notebook's top level, its globals count as read). "
         "Nor a warm-up call whose result is thrown away (`generate(x, rng)  # compile`) before the "
-        "same call is made again with that key (the calls after it still count against each other). "
+        "same call is made again with that key, or a dry run of the callable itself whose result "
+        "is thrown away (`opt.debug(seed=k)` then `opt(seed=k)`, bayeux's checker) (the calls after "
+        "it still count against each other). "
         "A transformed call outside loops (`jax.jit(unroll)(key)`) after a helper drew from the key, "
         "or the other way round, compares two computations under one key: not flagged. "
         "A key stored back on a record "
@@ -3268,10 +3271,11 @@ class PrngKeyReuse(Rule):
                 id(prev[0]) in self._transformed and how.endswith("()")):
             return  # `unroll(key)` then `jax.jit(unroll_scan)(key)`: two computations compared
             # under one key (a notebook's or benchmark's versions of one function)
-        if prev[1] == how and self._discarded(prev[0]):
+        if (prev[1] == how or _method_of(ctx, prev[0], node)) and self._discarded(prev[0]):
             self._superseded[token.serial] = (node, how)  # the draw later calls repeat
             return  # `generate(ids, params, rng)  # compile` then `images = generate(ids, params, rng)`:
             # a warm-up call whose result is thrown away; the timed call draws the same bits on purpose
+            # (so is a dry run of the callable itself, `opt.debug(seed=k)` then `opt(seed=k)`)
         if how.endswith("()") and prev[1].endswith("()") and prev[1] != how \
                 and self._same_inputs_rebuilt(prev[0], node, key_expr):
             return  # `benchmark_jax(n, key=key)` then `benchmark_lx(n, key=key)`, each rebuilding
@@ -3296,17 +3300,19 @@ class PrngKeyReuse(Rule):
             return  # the two draws' results are asserted equal: the same bits are the point
         if isinstance(node, cst.Call) and self._rebuilds_expected(node, key_expr, earlier):
             return
-        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and (
-                _in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef):
-            if _expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
-                    ctx, ctx.unit.node, prev[0], self._parents):
+        in_test = (_in_test(ctx.unit) or test_module(ctx.path)) and isinstance(ctx.unit.node, cst.FunctionDef)
+        if isinstance(node, cst.Call) and isinstance(prev[0], cst.Call) and "split" not in (how, prev[1]) and (
+                in_test or isinstance(ctx.unit.node, cst.Module)):
+            if in_test and (_expected_only(ctx, ctx.unit.node, node, self._parents) or _expected_only(
+                    ctx, ctx.unit.node, prev[0], self._parents)):
                 return  # a test's expected value rebuilt from the key the code under test drew from
-            if all(_separate_cases(ctx.unit.node, e, node) for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values()
-                   if isinstance(e, cst.Call)):
+            if all(separate_draws(ctx.unit.node, e, node, ctx.qualname, rebound=not in_test)
+                   for e in {id(e): e for e in (*earlier[:-1], prev[0])}.values() if isinstance(e, cst.Call)):
                 self._superseded[token.serial] = (node, how)  # the next sub-case's draws are
                 # judged against this one (`class_labels = randint(key, ...)` beside it)
-                return  # the inputs of two sub-cases of one test that never meet (nor does
-                # any other draw of the key before it)
+                return  # the inputs of two sub-cases of one test, or of two experiments of a
+                # notebook or script, that never meet (nor does any other draw of the key before
+                # it): model/separate_draws.py
         if how == "split" and prev[1] == "split" and self._split_replayed(prev[0], node):
             return
         self._report_reuse(node, key_expr, prev, how, at=at)
@@ -4613,9 +4619,10 @@ class PrngKeyReuse(Rule):
     def _back_edge(self, loop: cst.CSTNode, frame) -> None:
         """``for ...: key, sub = split(key); ...; sample(key)``: the name the iteration
         rebinds is consumed after its last binding and carried to the next iteration,
-        whose first use (``split(key)`` at the top) consumes the same key again: both
-        get the same random bits (the next iteration's ``sub`` is the bits ``sample``
-        drew from)."""
+        whose first use (``split(key)`` at the top) consumes the same key again.  Two
+        draws (or two splits) get the same random bits; a sampler and a split do not
+        share bits, but break JAX's one-use promise (KeyReuseError under
+        ``jax_debug_key_reuse``): the message says which."""
         ctx = self.ctx
         consumed = dict(ctx.consumed_keys())
         for name in sorted(frame.rebound):
@@ -4640,11 +4647,20 @@ class PrngKeyReuse(Rule):
                 continue
             if self._unread(site1) or _exits_after(loop, site1):
                 continue  # the draw is never read, or the iteration leaves the loop after it
+            if _split_and_draw(how0, how1):
+                # `randint(rng)` here, `split(rng)` at the top of the next iteration: the new keys
+                # are not the draw's bits (JAX 0.10.2: `bits(k, (4,))` != `key_data(split(k))`), but
+                # JAX promises independence only to a key used once (KeyReuseError on the second use)
+                why = ("JAX promises independent random numbers only for a key used once (with "
+                       "`jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key "
+                       "from `jax.random.key`)")
+            else:
+                why = "both get the same random bits"
             self.report(
                 site1,
                 f"`{name}` is consumed by `{_by(how1)}` here and carried to the next iteration of the loop, "
-                f"where `{_by(how0)}` on line {{related_line}} consumes it again: both get the same random "
-                f"bits. Give this call a subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
+                f"where `{_by(how0)}` on line {{related_line}} consumes it again: {why}. Give this call a "
+                f"subkey (`{name}, sub = jax.random.split({name})` and pass `sub`)",
                 related=site0,
             )
 
@@ -4720,11 +4736,14 @@ class PrngKeyReuse(Rule):
             (site0, how0), (site1, how1) = consumed[t0], consumed[t1]
             if self._unread(site1):
                 continue
+            why = ("JAX promises independent random numbers only for a key used once (with "
+                   "`jax_debug_key_reuse` on, the second use raises KeyReuseError for a typed key from "
+                   "`jax.random.key`)") if _split_and_draw(how0, how1) else "so both get the same random bits"
             self.report(
                 site1,
                 f"`{n.value}` is consumed by `{_by(how1)}` here and returned as the {prim} carry: the next "
                 f"step is handed this consumed key, and `{_by(how0)}` on line {{related_line}} consumes it "
-                f"again, so both get the same random bits. Give this call a subkey "
+                f"again{',' if why.startswith('so ') else ':'} {why}. Give this call a subkey "
                 f"(`{n.value}, sub = jax.random.split({n.value})` and pass `sub`)",
                 related=site0,
             )
@@ -5842,69 +5861,6 @@ def _expected_only(ctx, root: cst.CSTNode, draw: cst.Call, memo: dict) -> bool:
         n = p
 
 
-def _separate_cases(root: cst.FunctionDef, a: cst.Call, b: cst.Call) -> bool:
-    """Are the draws ``a`` and ``b`` the inputs of two sub-cases of one test that never
-    meet: each the value of an assignment to plain names in one block (``x = normal(rng,
-    (10, 10))`` ... ``x = normal(rng, (10, 50))``), and what the first gives (its names, and
-    names computed from them) read between the two only by assertions and by assignments
-    to plain names, never after the second (rebound there or before any read)?  Identical
-    or overlapping numbers then only feed checks of their own (``Dense(x) == x @ w + b``, a
-    shape), never one computation (two noise draws added, two layers stacked)."""
-    def assigned_by(st: cst.CSTNode, call: cst.Call) -> Optional[set]:
-        if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1 or not isinstance(st.body[0], cst.Assign) \
-                or st.body[0].value is not call:
-            return None
-        return _plain_targets(st.body[0])
-
-    for block in walk_tree(root, lambda n: n is not root and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
-        if not isinstance(block, cst.IndentedBlock):
-            continue
-        stmts = list(block.body)
-        i = next((k for k, st in enumerate(stmts) if assigned_by(st, a) is not None), None)
-        j = next((k for k, st in enumerate(stmts) if assigned_by(st, b) is not None), None)
-        if i is None or j is None:
-            continue
-        if i >= j:
-            return False
-        live = set(assigned_by(stmts[i], a) or ())
-        if not live:
-            return False
-        for st in stmts[i + 1:j]:
-            read = _stmt_reads(st) & live
-            targets = _plain_targets(st.body[0]) if isinstance(st, cst.SimpleStatementLine) and len(
-                st.body) == 1 and isinstance(st.body[0], cst.Assign) else None
-            if not read:
-                if targets:
-                    live -= targets
-                continue
-            if targets:
-                live |= targets  # computed from the first draw
-            elif not (isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and (
-                    isinstance(st.body[0], cst.Assert) or isinstance(st.body[0], cst.Expr)
-                    and _assertion_call(None, st.body[0].value))):
-                return False  # handed to anything but an assertion (`opt.update(x)`, `self.x = x`)
-        if _stmt_reads(stmts[j]) & live:
-            return False
-        live -= assigned_by(stmts[j], b) or set()
-        for st in stmts[j + 1:]:
-            if not live:
-                break
-            if _stmt_reads(st) & live:
-                return False
-            if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign):
-                live -= _plain_targets(st.body[0]) or set()
-        return True
-    return False
-
-
-def _stmt_reads(st: cst.CSTNode) -> set[str]:
-    """The names a statement reads (an assignment's plain-name targets are bound, not read)."""
-    if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Assign) \
-            and _plain_targets(st.body[0]) is not None:
-        return _names_read(st.body[0].value)
-    return _names_read(st)
-
-
 def _plain_targets(st: cst.Assign) -> Optional[set]:
     """The names an assignment binds when every target is a plain name or a tuple of
     them (``x = ...``, ``w, b = ...``); None otherwise (an attribute, an item)."""
@@ -5998,6 +5954,26 @@ def _results_meet(root: cst.CSTNode, a: cst.Call, b: cst.Call) -> bool:
         elif isinstance(n, cst.For) and _reads(n.iter, a, from_a) and _reads(n.iter, b, from_b):
             return True
     return False
+
+
+def _method_of(ctx, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+    """Is ``first`` a call of a method of the very callable ``second`` calls
+    (``model.optimize.optax_adam.debug(seed=k)`` then ``model.optimize.optax_adam(seed=k)``:
+    bayeux's dry-run checker of that optimiser, then the run)?"""
+    return isinstance(first, cst.Call) and isinstance(second, cst.Call) \
+        and isinstance(first.func, cst.Attribute) and isinstance(second.func, (cst.Name, cst.Attribute)) \
+        and ctx.code(first.func.value).strip() == ctx.code(second.func).strip()
+
+
+def _split_and_draw(how0: str, how1: str) -> bool:
+    """Is one of two consumptions of a key `jax.random.split` and the other a `jax.random`
+    sampler (``randint(rng, ...)``, then ``split(rng)``)?  The keys the split makes are not
+    the sampler's bits; the pair breaks JAX's one-use promise without repeating a draw (a
+    helper, which may split or draw, is not known to differ)."""
+    def sampler(how: str) -> bool:  # (`randint`; a helper is `init()`, a library's `m.sample(seed=...)`)
+        return how.isidentifier() and how != "split"
+
+    return (how0 == "split" and sampler(how1)) or (how1 == "split" and sampler(how0))
 
 
 def _in_test(unit) -> bool:
