@@ -9,7 +9,7 @@ import libcst as cst
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
 from jaxlint.model.x64 import _main_guard, late_env_sets, makes_arrays
-from jaxlint.model.walk import config_update_args, dotted_name, positional_args, string_value, walk_tree
+from jaxlint.model.walk import config_update_args, dotted_name, string_value, walk_tree
 
 
 class LateX64Enable(Rule):

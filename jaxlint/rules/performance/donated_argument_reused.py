@@ -725,7 +725,7 @@ class DonatedArgumentReused(Rule):
         for (ident, written, stmt, is_array), where in leaves:
             if ident in first and is_array:
                 bound = first[ident][2] or stmt
-                how = f" (bound together on line {{related_line}})" if bound is not None else ""
+                how = " (bound together on line {related_line})" if bound is not None else ""
                 arg = f" `{where.value}`" if type(where) is cst.Name else ""
                 self.report(
                     where,
