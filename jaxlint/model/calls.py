@@ -17,7 +17,7 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import applied_method, made_function
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.overrides import none_guarded_calls, subclass_overrides
+from jaxlint.model.overrides import is_stub, none_guarded_calls, subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
@@ -99,6 +99,13 @@ class CallEffects:
             if method is None:
                 # `self.ff_block(x, key=key)`: an instance of a project class set in `__init__`
                 return self._called_instance_consumer(call, func)
+            if not method.consumes_keys and self._left_to_subclasses(method):
+                # `self.sample(key)` of an abstract `sample`: every subclass's override draws
+                found = self.index.imported_key_consumers.get(f"@sub:{self.unit.cls.name}.{func.attr.value}")
+                if found is None:
+                    return []
+                return self._consumed_args(call, f"self.{func.attr.value}", [tuple(p) for p in found["params"]],
+                                           found["consumes"])
             if not method.consumes_keys or method.is_generator \
                     or not isinstance(method.node, cst.FunctionDef) or not bound_receiver(method):
                 return []
@@ -272,6 +279,10 @@ class CallEffects:
         cls = instances.local_class(self, ref)
         if cls is not None:
             m = cls.methods.get(method)
+            if (m is None and cls.method(method) is None) or (m is not None and not m.consumes_keys and self._left_to_subclasses(m)):
+                # a method the class leaves to its subclasses, each of which draws from the key
+                found = self.index.imported_key_consumers.get(f"@sub:{cls.name}.{method}")
+                return None if found is None else ([tuple(p) for p in found["params"]], found["consumes"])
             if m is None or not m.consumes_keys or m.is_generator or not isinstance(m.node, cst.FunctionDef) \
                     or not bound_receiver(m) or m.params[0].name != "self":
                 return None
@@ -282,6 +293,14 @@ class CallEffects:
         if found is None:
             return None
         return [tuple(p) for p in found["params"]], found["consumes"]
+
+    @staticmethod
+    def _left_to_subclasses(method: Unit) -> bool:
+        """A method of a module-level class with no behaviour of its own (an abstract
+        ``sample``: model/overrides.is_stub), bound to its instance."""
+        cls = method.cls
+        return cls is not None and cls.scope is not None and cls.scope.is_module and bound_receiver(method) \
+            and bool(method.params) and method.params[0].name == "self" and is_stub(method)
 
     def _constructor_consumer(self, call: cst.Call, written: str) -> list[tuple[cst.BaseExpression, str, str]]:
         """``Conv(n, key=key)``: building an instance of a project class runs its own
