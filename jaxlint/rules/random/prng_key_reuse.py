@@ -2787,6 +2787,18 @@ class PrngKeyReuse(Rule):
                         self._keyless_split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
+    def _branch_consumes(self, node: cst.Call) -> None:
+        """``lax.cond(p, lambda: self.sample(key), ...)`` / ``lax.switch(i, [draw, keep],
+        key)``: the keys a branch consumes (model/calls.branch_key_consumers)."""
+        ctx = self.ctx
+        for arg, helper, sampler in ctx.branch_key_consumers(node):
+            token = ctx.key_token(arg)
+            if token is None or (ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth):
+                continue  # (a key from outside a loop: left to the loop's own checks)
+            how = f"{sampler}` in a branch of `{ctx.code(node.func).strip()}" if helper == "lambda" \
+                else f"{helper}()` in a branch of `{ctx.code(node.func).strip()}"
+            self._consume(node, arg, how, token)
+
     def _closure_consumes(self, node: cst.Call) -> None:
         """``g(x)`` where ``g`` is a function nested in an enclosing function that draws
         from a key of that function it does not take as a parameter (``def g(y): return
@@ -3169,6 +3181,7 @@ class PrngKeyReuse(Rule):
             self._initializer_consumes(node)
             self._distribution_consumes(node)
             self._helper_consumes(node)
+            self._branch_consumes(node)
             self._closure_consumes(node)
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
