@@ -299,3 +299,81 @@ def test_a_key_a_branch_consumes_is_consumed_by_the_cond(tmp_path, monkeypatch):
 
 def test_one_cond_split_keys_and_derived_keys_stay_silent(tmp_path, monkeypatch):
     assert lint_files(tmp_path, monkeypatch, {"task.py": BRANCHES_OK}, select="JAX301") == []
+
+
+# -- a parameter the function splits, its name reused by a comprehension --------------
+
+# recall case 1210 (ksim's get_initial_obs_carry): `rng` is split outside the comprehension;
+# the comprehension's own `rng` is another name (its scope)
+SPLIT_HELPER = """\
+import jax
+
+
+def obs_carry(rng, observations):
+    rngs = jax.random.split(rng, len(observations))
+    return {o: jax.random.normal(rng, ()) for o, rng in zip(observations, rngs)}
+"""
+
+SPLIT_CALLERS = {
+    "pkg/__init__.py": "",
+    "pkg/obs.py": SPLIT_HELPER,
+    "train.py": """\
+import jax
+
+from pkg.obs import obs_carry
+
+
+def reset(rng, observations):
+    a = obs_carry(rng=rng, observations=observations)
+    b = jax.random.normal(rng, (8,))
+    return a, b
+
+
+def noise(key, xs):
+    keys = jax.random.split(key, len(xs))
+    return [x + jax.random.normal(key, ()) for x, key in zip(xs, keys)]
+
+
+def use(key, xs):
+    ys = noise(key, xs)
+    return ys, jax.random.uniform(key, ())
+""",
+}
+
+# the comprehension alone draws (from its own names): the parameter is handed on unused
+SPLIT_CALLERS_OK = {
+    "pkg/__init__.py": "",
+    "pkg/obs.py": """\
+import jax
+
+
+def obs_carry(rng, rngs):
+    return [jax.random.normal(rng, ()) for rng in rngs]
+""",
+    "train.py": """\
+import jax
+
+from pkg.obs import obs_carry
+
+
+def reset(rng):
+    a = obs_carry(rng, jax.random.split(jax.random.fold_in(rng, 1), 3))
+    b = jax.random.normal(rng, (8,))
+    return a, b
+""",
+}
+
+
+def test_a_split_beside_a_comprehension_of_the_same_name_consumes_the_parameter(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, SPLIT_CALLERS, select="JAX301") == [
+        ("JAX301", "train.py", 8, 9,
+         "`rng` was already split by `obs_carry()` on line 7; a split key must not be used again. Use the keys "
+         "`obs_carry()` returned (e.g. `rng, sub = jax.random.split(rng)` and pass `sub`)"),
+        ("JAX301", "train.py", 19, 16,
+         "`key` was already split by `noise()` on line 18; a split key must not be used again. Use the keys "
+         "`noise()` returned (e.g. `key, sub = jax.random.split(key)` and pass `sub`)"),
+    ]
+
+
+def test_a_comprehension_drawing_from_its_own_name_leaves_the_parameter(tmp_path, monkeypatch):
+    assert lint_files(tmp_path, monkeypatch, SPLIT_CALLERS_OK, select="JAX301") == []
