@@ -191,6 +191,8 @@ class CallEffects:
         key-reuse checker (``jax_debug_key_reuse``) counts a key any branch consumes as
         consumed by the call (checked on jax 0.10.2: a draw from the key before or after
         such a ``cond`` raises ``KeyReuseError`` whichever branch runs).  Each key once."""
+        if type(call.func) is cst.Attribute and call.func.attr.value not in ("cond", "switch"):
+            return []  # (most calls: no resolution asked)
         q = self.qualname(call.func)
         spec = self._BRANCHES.get(q or "")
         if spec is None or any(a.star for a in call.args):
