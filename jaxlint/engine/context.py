@@ -41,7 +41,7 @@ class RuleContext:
         "_interp", "_reports", "_built", "_multiline", "_displayed", "module", "text", "path", "settings", "index", "imports",
         "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
         "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-        "attr_key", "lookup", "key_consumer", "draw_dim_args", "returned_keys", "returns_fresh_function", "returns_fresh_jit", "applied_key_fields",
+        "attr_key", "lookup", "key_consumer", "branch_key_consumers", "draw_dim_args", "returned_keys", "returns_fresh_function", "returns_fresh_jit", "applied_key_fields",
             "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         "concrete_names", "truth_under_trace",
     )
@@ -87,6 +87,7 @@ class RuleContext:
     """Does the function a name calls (this file's or the project's) return a
     function it defines (a new object per call)?"""
     key_consumer: Callable[[cst.Call], list[tuple[cst.BaseExpression, str, str]]]
+    branch_key_consumers: Callable[[cst.Call], list]
     draw_dim_args: Callable[[cst.Call], frozenset]
     returned_keys: Callable[[cst.Call], tuple[str, dict]]
     flax_init_keys: Callable[[cst.Call], list]
@@ -128,7 +129,7 @@ class RuleContext:
         for name in (
             "qualname", "builtin_name", "value", "is_traced", "is_tracer", "holds_tracer", "describe_origin",
             "static_hint", "jit_callee", "jit_declaration", "key_token", "consume_key",
-            "attr_key", "lookup", "key_consumer", "draw_dim_args", "returned_keys", "returns_fresh_function", "returns_fresh_jit", "applied_key_fields",
+            "attr_key", "lookup", "key_consumer", "branch_key_consumers", "draw_dim_args", "returned_keys", "returns_fresh_function", "returns_fresh_jit", "applied_key_fields",
             "instance_class", "class_streams", "caller_transform_apply_key", "flax_init_keys",
         ):
             setattr(self, name, getattr(interp, name))

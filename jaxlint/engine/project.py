@@ -18,6 +18,7 @@ from jaxlint.model.interpreter import Interpreter
 from jaxlint.model.jit_calls import export_of
 from jaxlint.model.program_order import global_setters, imported_attribute_changes, imported_attribute_writes
 from jaxlint.model.program_order import imported_instance_changes
+from jaxlint.model.overrides import is_stub
 from jaxlint.model.scopes import bound_receiver
 from jaxlint.model.timers import module_timers
 from jaxlint.model.x64 import FIXTURE, import_order, import_time_arrays
@@ -161,6 +162,10 @@ def _class_consumers(interp: Interpreter) -> dict:
         streams = keyflow.key_streams(cls)
         if streams:
             out[cls.name] = {"params": [], "consumes": {}, "streams": dict(sorted(streams.items()))}
+        stubs = sorted(name for name, m in cls.methods.items() if is_stub(m))
+        if stubs:
+            # methods left to subclasses (project/facts.py: `@sub:Cls.method`)
+            out.setdefault(cls.name, {"params": [], "consumes": {}})["stubs"] = stubs
         for name, m in sorted(cls.methods.items()):
             if m.consumes_keys and not m.is_generator and isinstance(m.node, cst.FunctionDef) \
                     and bound_receiver(m) and m.params[0].name == "self":

@@ -17,11 +17,11 @@ from jaxlint.model import values as V
 from jaxlint.model.constants import holds_host_numpy_array, host_array_expr
 from jaxlint.model.index import applied_method, made_function
 from jaxlint.model.narrowing import is_none
-from jaxlint.model.overrides import none_guarded_calls, subclass_overrides
+from jaxlint.model.overrides import is_stub, none_guarded_calls, subclass_overrides
 from jaxlint.model.scopes import bound_once, bound_receiver, instance_class, rebound_wrapper, writes
 from jaxlint.model.transformed import filtered_call_arrays
 from jaxlint.model.units import MODULE_METHOD, Unit, literal_const
-from jaxlint.model.walk import arg_at, dotted_name, positional_args
+from jaxlint.model.walk import arg_at, descendants, dotted_name, positional_args
 
 
 _ELSEWHERE = object()  # `super().m(x)` of a base another module defines (model/calls.py)
@@ -99,6 +99,13 @@ class CallEffects:
             if method is None:
                 # `self.ff_block(x, key=key)`: an instance of a project class set in `__init__`
                 return self._called_instance_consumer(call, func)
+            if not method.consumes_keys and self._left_to_subclasses(method):
+                # `self.sample(key)` of an abstract `sample`: every subclass's override draws
+                found = self.index.imported_key_consumers.get(f"@sub:{self.unit.cls.name}.{func.attr.value}")
+                if found is None:
+                    return []
+                return self._consumed_args(call, f"self.{func.attr.value}", [tuple(p) for p in found["params"]],
+                                           found["consumes"])
             if not method.consumes_keys or method.is_generator \
                     or not isinstance(method.node, cst.FunctionDef) or not bound_receiver(method):
                 return []
@@ -170,6 +177,75 @@ class CallEffects:
             params = [tuple(p) for p in found["params"]]  # type: ignore[misc]
             consumes = found["consumes"]
         return self._consumed_args(call, func.value, params, consumes)
+
+    # the branching primitives: (position of the branch functions, or of the list of them;
+    # whether that position holds a list; position of the first operand)
+    _BRANCHES = {"jax.lax.cond": ((1, 2), False, 3), "jax.lax.switch": ((1,), True, 2)}
+
+    def branch_key_consumers(self, call: cst.Call) -> list[tuple[cst.BaseExpression, str, str]]:
+        """``lax.cond(p, lambda: self.sample(key), lambda: x)``, ``lax.cond(p, draw, keep,
+        key)``, ``lax.switch(i, [f, g], key)``: the keys a branch draws from, a key it
+        captures (a lambda whose body hands it to a key consumer, or a draw from it in a
+        lambda's body) or an operand its function consumes, as ``key_consumer`` gives them
+        (the key, the branch as written, the consumer).  JAX traces every branch, and its
+        key-reuse checker (``jax_debug_key_reuse``) counts a key any branch consumes as
+        consumed by the call (checked on jax 0.10.2: a draw from the key before or after
+        such a ``cond`` raises ``KeyReuseError`` whichever branch runs).  Each key once."""
+        if type(call.func) is cst.Attribute and call.func.attr.value not in ("cond", "switch"):
+            return []  # (most calls: no resolution asked)
+        q = self.qualname(call.func)
+        spec = self._BRANCHES.get(q or "")
+        if spec is None or any(a.star for a in call.args):
+            return []
+        fn_pos, is_list, first = spec
+        pos = positional_args(call)
+        branches: list[cst.BaseExpression] = []
+        for i in fn_pos:
+            if i >= len(pos):
+                return []
+            v = pos[i].value
+            if is_list:
+                if not isinstance(v, (cst.List, cst.Tuple)):
+                    return []
+                branches.extend(el.value for el in v.elements if not isinstance(el, cst.StarredElement))
+            else:
+                branches.append(v)
+        operands = [cst.Arg(value=a.value) for a in pos[first:]]
+        if any(a.keyword is not None and a.keyword.value != "operand" for a in call.args):
+            return []
+        operands += [cst.Arg(value=a.value) for a in call.args if a.keyword is not None]
+        out: list[tuple[cst.BaseExpression, str, str]] = []
+        seen: set[str] = set()
+
+        def add(arg: cst.BaseExpression, callee: str, how: str) -> None:
+            if type(arg) is cst.Name and arg.value not in seen:
+                seen.add(arg.value)
+                out.append((arg, callee, how))
+
+        for b in branches:
+            if type(b) is cst.Lambda:
+                unit = self.index.unit_of.get(id(b))
+                if unit is None:
+                    continue
+                params = {p.name for p in unit.params}
+                body = b.body
+                if type(body) is cst.Call:
+                    if self.qualname(body.func) is not None and (self.qualname(body.func) or "").startswith(
+                            "jax.random.") and (self.qualname(body.func) or "").rsplit(".", 1)[1] not in (
+                            "split", "fold_in", "key_data", "wrap_key_data", "key", "PRNGKey", "clone"):
+                        k = arg_at(body, 0, "key")
+                        if type(k) is cst.Name and k.value not in params:
+                            add(k, "lambda", (self.qualname(body.func) or "").rsplit(".", 1)[1])
+                    for arg, callee, how in self.key_consumer(body):
+                        if type(arg) is cst.Name and arg.value not in params:
+                            add(arg, callee, how)  # a key the lambda captures
+                if operands and unit.params:
+                    for arg, callee, how in self._lambda_consumer(cst.Call(func=b, args=operands), unit):
+                        add(arg, callee, how)
+            elif type(b) in (cst.Name, cst.Attribute) and operands:
+                for arg, callee, how in self.key_consumer(cst.Call(func=b, args=operands)):
+                    add(arg, callee, how)
+        return out
 
     def draw_dim_args(self, call: cst.Call) -> frozenset:
         """The ids of the arguments of ``call`` given for parameters its callee only sizes
@@ -251,7 +327,87 @@ class CallEffects:
         if p is not None and p.ann_class and obj.value not in self.unit.assigned:
             return p.ann_class
         ref = self.value(obj).instance
-        return ref if ref and not ref.startswith("@") else None
+        if ref and not ref.startswith("@"):
+            return ref
+        if p is None:
+            return self._element_class(obj.value)
+        return None
+
+    # the containers whose annotation `C[X]` (or `tuple[X, ...]`) says each element is an `X`
+    _SEQUENCES = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "Iterable", "Collection",
+                            "typing.List", "typing.Sequence", "typing.Tuple", "typing.Iterable",
+                            "collections.abc.Sequence", "collections.abc.Iterable"})
+
+    def _element_class(self, name: str) -> Optional[str]:
+        """``g`` of ``[g(key) for g in gens]`` (or ``for g in self.gens:``) where ``gens`` is
+        a parameter annotated ``list[Gen]`` (``List``, ``Sequence``, ``tuple[Gen, ...]``),
+        never rebound, or ``self.gens`` a field the class annotates so: the class of every
+        element, as written.  Only when every binding of ``name`` in the function is such a
+        loop over the same class (None otherwise: unknown)."""
+        memo = self.scratch_memo.setdefault(("element-class", id(self.unit)), {})
+        if name in memo:
+            return memo[name]
+        memo[name] = None
+        node = self.unit.node
+        if not isinstance(node, cst.FunctionDef) or name in self.unit.assigned and not self._loop_bound_only(name):
+            return None
+        found: Optional[str] = None
+        for n in descendants(node):
+            t = type(n)
+            if t is cst.CompFor or t is cst.For:
+                target = n.target
+                if type(target) is not cst.Name or target.value != name:
+                    if any(type(x) is cst.Name and x.value == name for x in descendants(target)):
+                        return None  # (bound as part of a tuple: unknown)
+                    continue
+                ref = self._iter_element(n.iter)
+                if ref is None or (found is not None and ref != found):
+                    return None
+                found = ref
+        memo[name] = found
+        return found
+
+    def _loop_bound_only(self, name: str) -> bool:
+        """Is ``name`` bound in this function only as a ``for`` target (no assignment)?"""
+        for n in descendants(self.unit.node):
+            t = type(n)
+            if t in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.WithItem, cst.AsName):
+                target = getattr(n, "target", None) or getattr(n, "name", None)
+                if target is not None and any(type(x) is cst.Name and x.value == name
+                                              for x in [target, *descendants(target)]):
+                    return False
+        return True
+
+    def _iter_element(self, it: cst.BaseExpression) -> Optional[str]:
+        """The element class of an iterable annotated as a sequence of one project-looking
+        class: a parameter of this function, or ``self.field`` of this class."""
+        ann: Optional[cst.BaseExpression] = None
+        if type(it) is cst.Name:
+            p = self.unit.param(it.value)
+            if p is None or it.value in self.unit.assigned:
+                return None
+            for param in descendants(self.unit.node.params):  # type: ignore[union-attr]
+                if type(param) is cst.Param and param.name.value == it.value and param.annotation is not None:
+                    ann = param.annotation.annotation
+        elif type(it) is cst.Attribute and type(it.value) is cst.Name and it.value.value == "self" \
+                and self.unit.cls is not None and self.unit.params and self.unit.params[0].name == "self":
+            for stmt in self.unit.cls.node.body.body:  # type: ignore[union-attr]
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if type(small) is cst.AnnAssign and type(small.target) is cst.Name \
+                                and small.target.value == it.attr.value:
+                            ann = small.annotation.annotation
+        if type(ann) is not cst.Subscript or dotted_name(ann.value) not in self._SEQUENCES:
+            return None
+        elems = [e.slice for e in ann.slice]
+        if not elems or not all(type(e) is cst.Index for e in elems):
+            return None
+        first = elems[0].value  # type: ignore[attr-defined]
+        rest = [e.value for e in elems[1:]]  # type: ignore[attr-defined]
+        if rest and not (len(rest) == 1 and type(rest[0]) is cst.Ellipsis):
+            return None
+        ref = dotted_name(first) if type(first) in (cst.Name, cst.Attribute) else None
+        return ref if ref and ref[:1].isupper() or (ref and "." in ref and ref.rsplit(".", 1)[1][:1].isupper()) else None
 
     def class_streams(self, ref: str) -> dict[str, str]:
         """The key attributes the class ``ref`` keeps as a stream (``attr -> method``,
@@ -272,6 +428,10 @@ class CallEffects:
         cls = instances.local_class(self, ref)
         if cls is not None:
             m = cls.methods.get(method)
+            if (m is None and cls.method(method) is None) or (m is not None and not m.consumes_keys and self._left_to_subclasses(m)):
+                # a method the class leaves to its subclasses, each of which draws from the key
+                found = self.index.imported_key_consumers.get(f"@sub:{cls.name}.{method}")
+                return None if found is None else ([tuple(p) for p in found["params"]], found["consumes"])
             if m is None or not m.consumes_keys or m.is_generator or not isinstance(m.node, cst.FunctionDef) \
                     or not bound_receiver(m) or m.params[0].name != "self":
                 return None
@@ -282,6 +442,14 @@ class CallEffects:
         if found is None:
             return None
         return [tuple(p) for p in found["params"]], found["consumes"]
+
+    @staticmethod
+    def _left_to_subclasses(method: Unit) -> bool:
+        """A method of a module-level class with no behaviour of its own (an abstract
+        ``sample``: model/overrides.is_stub), bound to its instance."""
+        cls = method.cls
+        return cls is not None and cls.scope is not None and cls.scope.is_module and bound_receiver(method) \
+            and bool(method.params) and method.params[0].name == "self" and is_stub(method)
 
     def _constructor_consumer(self, call: cst.Call, written: str) -> list[tuple[cst.BaseExpression, str, str]]:
         """``Conv(n, key=key)``: building an instance of a project class runs its own

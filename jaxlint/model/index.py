@@ -1986,7 +1986,8 @@ class Indexer:
         self._haiku_apply_consumers()
         for u in self.index.units:
             for name in [n for n in u.consumes_keys if n in u.assigned and not only_defaulted(u, n)
-                         and not keyflow.split_in_place(u, n, self.qualname)]:
+                         and not keyflow.split_in_place(u, n, self.qualname)
+                         and not keyflow.drawn_outside_comprehensions(u, n, self.qualname)]:
                 del u.consumes_keys[name]
         handed = []  # (caller, parameter of the caller, callee, callee's parameter)
         self_calls = [(u, c) for calls in self._method_calls.values() for u, c in calls

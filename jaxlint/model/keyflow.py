@@ -154,6 +154,38 @@ def _is_none_test(test: cst.BaseExpression, name: str, negated: bool) -> bool:
         and other.value == "None" and type(op) is (cst.IsNot if negated else cst.Is)
 
 
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def drawn_outside_comprehensions(unit: Unit, name: str, qualname: Callable) -> bool:
+    """Is the parameter ``name`` bound in ``unit`` only as the target of comprehensions
+    (``{o: f(o, rng) for o, rng in zip(obs, rngs)}``: a name of the comprehension's own
+    scope, not the parameter), and handed to a ``jax.random`` function outside every such
+    comprehension (``rngs = jax.random.split(rng, n)``)?  The parameter is then consumed."""
+    if unit.param(name) is None or not isinstance(unit.node, cst.FunctionDef):
+        return False
+    ws = writes(unit.node, name)
+    if not ws or any(type(w) is not cst.CompFor for w in ws):
+        return False
+    inside: set[int] = set()
+    for n in descendants(unit.node):
+        if isinstance(n, _COMPREHENSIONS):
+            f = n.for_in
+            bound = False
+            while f is not None:
+                bound = bound or any(type(x) is cst.Name and x.value == name for x in (f.target, *descendants(f.target)))
+                f = f.inner_for_in
+            if bound:
+                inside.update(id(d) for d in descendants(n))
+    for n in descendants(unit.node):
+        if type(n) is cst.Call and id(n) not in inside:
+            q = qualname(n.func) or ""
+            first = positional_args(n)[0].value if positional_args(n) else None
+            if q.startswith("jax.random.") and type(first) is cst.Name and first.value == name:
+                return True
+    return False
+
+
 def only_defaulted(unit: Unit, name: str) -> bool:
     """Is every binding of the parameter ``name`` in ``unit`` a default for a call that
     gives none (``key = key if key is not None else PRNGKey(0)``, ``key = PRNGKey(0) if

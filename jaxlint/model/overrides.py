@@ -81,3 +81,34 @@ def none_guarded_calls(unit: Unit) -> frozenset[int]:
                 if type(m) is cst.Call:
                     out.add(id(m))
     return frozenset(out)
+
+
+def is_stub(unit: Unit) -> bool:
+    """Is ``unit`` a method with no behaviour of its own, to be overridden: decorated
+    ``@abstractmethod``, or a body of nothing but a docstring, ``pass``, ``...`` and
+    ``raise NotImplementedError`` (model/overrides.py: ``self.sample(key)`` of a base runs
+    a subclass's override)."""
+    node = unit.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    for d in node.decorators:
+        dec = d.decorator
+        if (type(dec) is cst.Name and dec.value == "abstractmethod") or \
+                (type(dec) is cst.Attribute and dec.attr.value == "abstractmethod"):
+            return True
+    body = node.body
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for stmt in stmts:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            if type(small) is cst.Pass:
+                continue
+            if type(small) is cst.Expr and type(small.value) in (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
+                continue
+            if type(small) is cst.Raise and small.exc is not None:
+                exc = small.exc.func if type(small.exc) is cst.Call else small.exc
+                if type(exc) is cst.Name and exc.value == "NotImplementedError":
+                    continue
+            return False
+    return True

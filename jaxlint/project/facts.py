@@ -150,6 +150,16 @@ def incoming_facts(
     # `Cls.__init__` -> the parameters that want instance kinds (model/instances.py)
     wanted = {module: proj["instances"] for module, _, proj in outputs if proj.get("instances")}
     wanted_key = json.dumps(wanted, sort_keys=True) if wanted else ""
+    overridden = _override_consumers(index, consumers_of)
+    for (module, qualname, name), record in overridden.items():
+        # `self.sample(key)` / `gen(n, key=key)` of a class whose `sample` is left to its
+        # subclasses, each of which draws from the key (model/overrides.py)
+        path = path_of.get(module)
+        if path is not None:
+            out.setdefault(path, {}).setdefault("consumers", {})[f"@sub:{qualname}.{name}"] = record
+        own = consumers_of.setdefault(module, {})
+        if f"{qualname}.{name}" not in own:
+            consumers_of[module] = {**own, f"{qualname}.{name}": record}
     for module, path, proj in outputs:
         known = memo.get(path) if memo is not None else None
         if known is None or known[0] is not proj or known[1] is not index or known[2] != wanted_key:
@@ -448,6 +458,103 @@ def incoming_facts(
                 items.sort(key=lambda kf: kf[0])
                 units[qualname] = [f for _, f in items]
     return out
+
+
+# library bases that define no method a subclass of the project overrides
+_BARE_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol", "equinox.Module",
+                         "flax.nnx.Module", "flax.linen.Module", "haiku.Module"})
+
+
+def _override_consumers(index: ProjectIndex, consumers_of: Mapping[str, Json]) -> dict:
+    """(module, class, method) -> the key-consumer record of ``Cls.method`` where the
+    class leaves ``method`` to its subclasses (it defines it as a stub,
+    ``engine/project.py``'s ``stubs``, or not at all, every base being the project's or a
+    bare library base) and every project subclass (any depth, any module) that defines it
+    draws from the same key parameters (by whatever consumer) with the same parameters: a call of it through
+    the base draws from the key whichever subclass runs.  A subclass whose override does
+    not draw, or draws otherwise, makes it unknown (no record)."""
+    parents: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for base, subs in index._subclasses().items():
+        for sub in subs:
+            parents.setdefault((sub.module, sub.qualname), []).append(base)
+    if not parents:
+        return {}
+    wanted: set[tuple[str, str, str]] = set()
+    for module, consumers in consumers_of.items():
+        for k, rec in consumers.items():
+            if k.count(".") != 1 or k.startswith("@") or not rec.get("consumes"):
+                continue
+            q, name = k.split(".")
+            todo, seen = [(module, q)], set()
+            while todo and len(seen) < 64:
+                c = todo.pop()
+                for b in parents.get(c, ()):
+                    if b not in seen:
+                        seen.add(b)
+                        wanted.add((b[0], b[1], name))
+                        todo.append(b)
+    subclasses = index._subclasses()
+    out: dict = {}
+    for module, q, name in sorted(wanted):
+        if not _left_to_subclasses(index, consumers_of, module, q, name, 0):
+            continue
+        found: Optional[Json] = None
+        todo, seen, ok = [(module, q)], set(), True
+        while todo and ok:
+            c = todo.pop()
+            for sub in subclasses.get(c, ()):
+                key = (sub.module, sub.qualname)
+                if key in seen:
+                    continue
+                seen.add(key)
+                todo.append(key)
+                rec = (index.definition(sub.module, sub.qualname) or {}).get("members", {}).get(name)
+                if rec is None:
+                    continue
+                if rec.get("k") != "def" or name in (consumers_of.get(sub.module, {}).get(sub.qualname) or {}).get(
+                        "stubs", ()):
+                    ok = ok and rec.get("k") == "def"
+                    continue
+                drawn = consumers_of.get(sub.module, {}).get(f"{sub.qualname}.{name}")
+                if drawn is None or not drawn.get("consumes") or (found is not None and (
+                        set(drawn["consumes"]) != set(found["consumes"]) or drawn.get("params") != found.get("params"))):
+                    ok = False
+                    break
+                found = found or drawn
+            if len(seen) > 256:
+                ok = False
+        if ok and found is not None:
+            out[(module, q, name)] = {"params": found["params"], "consumes": found["consumes"]}
+    return out
+
+
+def _left_to_subclasses(index: ProjectIndex, consumers_of: Mapping[str, Json], module: str, q: str,
+                        name: str, depth: int) -> bool:
+    """Does the class ``q`` of ``module`` leave ``name`` to its subclasses: its own
+    ``name`` is a stub, or it has none and neither has any base (each a project class
+    or a bare library base)?"""
+    rec = index.definition(module, q)
+    if rec is None or rec.get("kind") != "class" or depth > 8:
+        return False
+    member = (rec.get("members") or {}).get(name)
+    if member is not None:
+        return member.get("k") == "def" and name in (consumers_of.get(module, {}).get(q) or {}).get("stubs", ())
+    for base in rec.get("bases") or ():
+        ref = base.get("ref")
+        if ref is None:
+            return False
+        if ref == "object":
+            continue
+        bt = index.resolve(module, ref) if base.get("bind") == "module" else None
+        if bt is None:
+            return False
+        if bt.kind == "external":
+            if bt.qualname not in _BARE_BASES:
+                return False
+        elif bt.kind != "class" or not _left_to_subclasses(index, consumers_of, bt.module, bt.qualname, name,
+                                                           depth + 1):
+            return False
+    return True
 
 
 # the Python types a module-level literal can have that the model tells apart

@@ -236,6 +236,21 @@ class PrngKeyReuse(Rule):
         "its carry and advances it (`params, rng = carry; rng, key = split(rng)`, or a carry that "
         "is the key) is consumed by the loop: a key drawn from before (by a helper too, one reached "
         "through `self` or imported from the project) gives the loop's first split the same bits;\n"
+        "* a key a branch of `jax.lax.cond` or `jax.lax.switch` consumes (a lambda branch drawing "
+        "from a key it captures or handing it to a helper, `lambda: self.sample(key)`; a branch "
+        "function given the key as an operand, `lax.cond(p, draw, keep, key)`) is consumed by the "
+        "call, whichever branch runs: JAX traces every branch, and a draw from that key before or "
+        "after it raises `KeyReuseError: In cond, argument 1 is already consumed.` under "
+        "`jax_debug_key_reuse` (checked on jax 0.10.2); the two branches of one `cond` drawing "
+        "from one key stay silent (one of them runs);\n"
+        "* a method a class leaves to its subclasses (`@abstractmethod`, a body of a docstring, "
+        "`pass` or `raise NotImplementedError`, or no such method in a class whose bases are the "
+        "project's, `ABC` or a bare module base), where every subclass of the project (any module) "
+        "that defines it draws from the same key parameter: `self.sample(key)` in the base, "
+        "`s.sample(key)` of `s: Sampler`, `gen(key)` of `gen: Generator` draw from the key "
+        "whichever subclass runs, and so does each element of a list annotated `list[Generator]` "
+        "(`[g(key) for g in self.generators]`: every element draws the same numbers); one override "
+        "that does not draw leaves it unknown;\n"
         "* a key drawn from under `if c:` and again under a second `if c:` (or after it): when `c` "
         "holds both draws run with one key; not two tests no run passes both (`if mode == "
         "\"a\":` / `if mode == \"b\":`, `if train:` / `if not train:`);\n"
@@ -2790,6 +2805,18 @@ class PrngKeyReuse(Rule):
                         self._keyless_split_helpers.add(f"{helper}()")
                 self._consume(node, arg, f"{helper}()", token)
 
+    def _branch_consumes(self, node: cst.Call) -> None:
+        """``lax.cond(p, lambda: self.sample(key), ...)`` / ``lax.switch(i, [draw, keep],
+        key)``: the keys a branch consumes (model/calls.branch_key_consumers)."""
+        ctx = self.ctx
+        for arg, helper, sampler in ctx.branch_key_consumers(node):
+            token = ctx.key_token(arg)
+            if token is None or (ctx.loop_stack and ctx.loop_stack[-1].depth > token.loop_depth):
+                continue  # (a key from outside a loop: left to the loop's own checks)
+            how = f"{sampler}` in a branch of `{ctx.code(node.func).strip()}" if helper == "lambda" \
+                else f"{helper}()` in a branch of `{ctx.code(node.func).strip()}"
+            self._consume(node, arg, how, token)
+
     def _closure_consumes(self, node: cst.Call) -> None:
         """``g(x)`` where ``g`` is a function nested in an enclosing function that draws
         from a key of that function it does not take as a parameter (``def g(y): return
@@ -3172,6 +3199,7 @@ class PrngKeyReuse(Rule):
             self._initializer_consumes(node)
             self._distribution_consumes(node)
             self._helper_consumes(node)
+            self._branch_consumes(node)
             self._closure_consumes(node)
             self._caller_transform_consumes(node)
             self._library_consumes(node, q)
