@@ -352,7 +352,7 @@ class FileIndex:
 _X64_OFF_VALUES = {"", "0", "false", "False", "FALSE", "no"}
 
 
-def _main_guard(test: cst.BaseExpression) -> bool:
+def main_guard(test: cst.BaseExpression) -> bool:
     """``__name__ == "__main__"`` (either way round)."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
             and isinstance(test.comparisons[0].operator, cst.Equal)):
@@ -477,7 +477,7 @@ class Indexer:
                 continue
             if t is cst.Try or t is cst.If:
                 self._import_fallbacks(n)
-                if t is cst.If and unit.is_module and _main_guard(n.test):
+                if t is cst.If and unit.is_module and main_guard(n.test):
                     # `if __name__ == "__main__":` runs when the file is run as a script,
                     # never when it is imported
                     self._main_ids.update(id(c) for c in walk_tree(n.body) if type(c) is cst.Call)

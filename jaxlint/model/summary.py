@@ -234,7 +234,7 @@ class _Extractor:
                 self.small(small, scope, cond)
         elif t is cst.If:
             self.expr(stmt.test, scope)  # type: ignore[attr-defined]
-            script = scope.kind == "module" and _main_guard(stmt.test)  # type: ignore[attr-defined]
+            script = scope.kind == "module" and main_guard(stmt.test)  # type: ignore[attr-defined]
             was, self.in_script = self.in_script, self.in_script or script
             self.stmts(stmt.body.body, scope, True)  # type: ignore[attr-defined]
             self.in_script = was
@@ -572,7 +572,7 @@ class _Extractor:
         }
 
 
-def _main_guard(test: cst.CSTNode) -> bool:
+def main_guard(test: cst.CSTNode) -> bool:
     """``__name__ == "__main__"`` (either way round)."""
     if type(test) is not cst.Comparison or len(test.comparisons) != 1 \
             or type(test.comparisons[0].operator) is not cst.Equal:  # type: ignore[attr-defined]

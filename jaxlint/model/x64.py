@@ -760,7 +760,7 @@ def makes_arrays(q: Optional[str]) -> bool:
     return last not in _NOT_ARRAYS and not last[:1].isupper()
 
 
-def _main_guard(stmt: cst.CSTNode) -> bool:
+def main_guard(stmt: cst.CSTNode) -> bool:
     """``if __name__ == "__main__":``"""
     if type(stmt) is not cst.If or type(stmt.test) is not cst.Comparison:
         return False
@@ -780,7 +780,7 @@ def import_time_arrays(module: cst.Module, qualname: Callable[[cst.CSTNode], Opt
     stop = {id(n) for n in switches}
     calls: list[tuple[str, str]] = []
     for stmt in module.body:
-        if _main_guard(stmt):
+        if main_guard(stmt):
             continue
         for part, shown in _run_at_import(stmt):
             code: Optional[str] = None
@@ -930,7 +930,7 @@ def late_env_sets(index: Any, module_name: Optional[str], is_package: bool, text
                 test = s.test  # type: ignore[attr-defined]
                 if "TYPE_CHECKING" in (dotted_name(test) or ""):
                     continue
-                guard = _main_guard(s)
+                guard = main_guard(s)
                 main_guarded = main_guarded or guard
                 scan(s.body.body, in_main or guard)  # type: ignore[attr-defined]
                 orelse = s.orelse  # type: ignore[attr-defined]
@@ -1011,9 +1011,9 @@ def import_order(module: cst.Module, qualname: Callable[[cst.CSTNode], Optional[
     body = list(module.body)
     tail: list[cst.CSTNode] = []
     for stmt in body:
-        if _main_guard(stmt):
+        if main_guard(stmt):
             tail.extend(stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ())  # type: ignore[attr-defined]
-    for stmt in [s for s in body if not _main_guard(s)] + tail:
+    for stmt in [s for s in body if not main_guard(s)] + tail:
         if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             parts = list(_run_at_import(stmt))
             imports: list[cst.CSTNode] = []

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.engine.rule import Invalid, Rule, Valid
 from jaxlint.findings import Severity
-from jaxlint.model.x64 import _main_guard, late_env_sets, makes_arrays
+from jaxlint.model.x64 import main_guard, late_env_sets, makes_arrays
 from jaxlint.model.walk import config_update_args, dotted_name, string_value, walk_tree
 
 
@@ -235,7 +235,7 @@ class LateX64Enable(Rule):
         late = ctx.index.x64_late
         if not late or not ctx.unit.is_module or self._first is not None or self._state is not None:
             return
-        if any(_main_guard(s) and any(n is node for n in walk_tree(s)) for s in ctx.module.body):
+        if any(main_guard(s) and any(n is node for n in walk_tree(s)) for s in ctx.module.body):
             return
         env = any(n is node for n in ctx.index.x64_env_early)
         if env:
