@@ -124,3 +124,29 @@ def test_tracer_stored_outside_a_function_differentiated_outside_jit(tmp_path, m
         ("JAX402", "leak.py", 10, 5, "`last` is global: assigning it a traced value inside `loss` " + tail),
         ("JAX402", "leak.py", 28, 9, "`x` is nonlocal: assigning it a traced value inside `inner` " + tail),
     ]
+
+
+PAD_MIXED = '''\
+import jax
+import jax.numpy as jnp
+
+
+def pad_time(mask, explicit_padding):
+    return jnp.pad(mask, [(0, 0), explicit_padding])
+
+
+@jax.jit
+def pad_traced(x, n):
+    return jnp.pad(x, [(0, 0), (n, 0)])
+
+
+print(pad_time(jnp.ones((2, 3)), (1, 1)), pad_traced(jnp.ones((2, 3)), 1))
+'''
+
+
+def test_pad_widths_mixing_a_tuple_and_a_name(tmp_path, monkeypatch):
+    # sequence-layers' convolution_test.py: `jnp.pad(mask, [(0, 0), explicit_padding])` made
+    # the size check read `.elements` of a name (an internal error: the file went unchecked);
+    # the traced width of `pad_traced` is still reported (jax 0.10.2: ConcretizationTypeError)
+    found = lint_files(tmp_path, monkeypatch, {"pad.py": PAD_MIXED}, select="JAX202")
+    assert [(c, p, r, col) for c, p, r, col, _ in found] == [("JAX202", "pad.py", 11, 33)]

@@ -1373,8 +1373,8 @@ class TracerConversion(Rule):
         ctx = self.ctx
         parts = [el.value for el in shape.elements] if isinstance(shape, (cst.Tuple, cst.List)) else [shape]
         # one level of nesting: `lax.pad(x, 0, [(n, 0, 0)])`'s padding triples
-        parts = [q.value for p in parts for q in p.elements] + parts \
-            if any(isinstance(p, (cst.Tuple, cst.List)) for p in parts) else parts
+        parts = [q.value for p in parts if isinstance(p, (cst.Tuple, cst.List)) for q in p.elements
+                 if not isinstance(q, cst.StarredElement)] + parts
         parts = [p for p in parts if not isinstance(p, (cst.Tuple, cst.List))]
         for p in parts:
             if ctx.is_traced(p):
