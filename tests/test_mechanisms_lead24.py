@@ -17,6 +17,16 @@ outside jit (``jax.grad(loss)``, ``jax.jvp(inner, ...)``) leaks as under jit (ca
 class): checked with jax 0.10.2, the later use raises UnexpectedTracerError; the VALID
 twins (``stop_gradient`` of the value, a Python counter) run.
 
+A function a helper differentiates outside jit (``def fit(loss_fn, w): return
+jax.grad(loss_fn)(w)``; ``def D(f, x): return jax.jvp(f, (x,), (1.0,))[1]``) is
+differentiated when a caller passes it, as for the tracing transformations; and a
+helper's parameter shadows a module-level function of the same name (``D``'s ``f``,
+``apply_jit``'s ``step``): that module-level function is not what the transformation gets
+(before, it was marked differentiated or jitted: false findings at ``f`` and ``step``, and
+the functions really passed were missed).  Checked with jax 0.10.2: ``fit(loss)`` and
+``D(sq)`` raise ConcretizationTypeError, ``apply_jit(relu)`` TracerBoolConversionError;
+``f(2.0)`` and ``step(2.0)`` run.
+
 Python's reducing builtins over traced elements: ``sum(jnp.add(1, 1) for _ in range(n))``
 in a jitted function is a tracer (every `jax.numpy` result is one there, constants
 included), so ``assert result > 0`` raises TracerBoolConversionError; so does
@@ -150,3 +160,26 @@ def test_pad_widths_mixing_a_tuple_and_a_name(tmp_path, monkeypatch):
     # the traced width of `pad_traced` is still reported (jax 0.10.2: ConcretizationTypeError)
     found = lint_files(tmp_path, monkeypatch, {"pad.py": PAD_MIXED}, select="JAX202")
     assert [(c, p, r, col) for c, p, r, col, _ in found] == [("JAX202", "pad.py", 11, 33)]
+
+
+HELPER_GRAD = 'import jax\n\n\ndef loss(w):\n    return float(w) * w\n\n\ndef f(x):\n    return float(x) + 1.0\n\n\ndef fit(loss_fn, w):\n    return jax.grad(loss_fn)(w)\n\n\ndef D(f, x):\n    return jax.jvp(f, (x,), (1.0,))[1]\n\n\ndef sq(y):\n    return float(y) * y\n\n\nif __name__ == "__main__":\n    print(f(2.0))\n    for run in (lambda: fit(loss, 1.0), lambda: D(sq, 1.0)):\n        try:\n            print(run())\n        except jax.errors.ConcretizationTypeError:\n            print("ConcretizationTypeError")\n'
+HELPER_JIT = 'import jax\n\n\ndef step(x):\n    if x > 0:\n        return x\n    return -x\n\n\ndef apply_jit(step, x):\n    return jax.jit(step)(x)\n\n\ndef relu(v):\n    if v > 0:\n        return v\n    return 0.0\n\n\nif __name__ == "__main__":\n    print(step(2.0))\n    try:\n        print(apply_jit(relu, 1.0))\n    except jax.errors.TracerBoolConversionError:\n        print("TracerBoolConversionError")\n'
+
+
+def test_helper_parameters_differentiated_and_shadowing(tmp_path, monkeypatch):
+    conv = ("JAX refuses to turn a tracer that carries a derivative into a Python number, even outside jit "
+            "(ConcretizationTypeError). Keep it as an array (`x.astype(jnp.float32)`), or use "
+            "`jax.lax.stop_gradient` / convert the result outside the differentiated function")
+    found = lint_files(tmp_path, monkeypatch, {"hd.py": HELPER_GRAD, "hj.py": HELPER_JIT}, select="JAX201,JAX202")
+    assert found == [
+        ("JAX201", "hj.py", 15, 8,
+         "Python `if` on a traced value: it depends on the traced argument `v` of `relu` (wrapped by jax.jit); this "
+         "raises TracerBoolConversionError. Use `jax.lax.cond` or `jnp.where`; or, if `v` is a Python value, mark "
+         "it static (static_argnums=0)"),
+        ("JAX202", "hd.py", 5, 12,
+         "`float()` of a value being differentiated: it depends on the traced argument `w` of `loss` "
+         "(differentiated by jax.grad); " + conv),
+        ("JAX202", "hd.py", 21, 12,
+         "`float()` of a value being differentiated: it depends on the traced argument `y` of `sq` "
+         "(differentiated by jax.jvp); " + conv),
+    ]

@@ -1790,15 +1790,14 @@ class Indexer:
                                                    seq=site.seq), depth + 1)
                 return
             if type(fn) is cst.Name and not site.scope.is_module and site.scope.param(fn.value) is not None \
-                    and fn.value not in site.scope.assigned and site.transform.traces and not site.transform.host:
+                    and fn.value not in site.scope.assigned and not site.transform.host:
                 # a function-valued parameter: the callers' functions are transformed (by
                 # a helper with an eager mode only where the call picks the transformed
                 # path: `f = jax.jit(fn) if jit else fn` with `jit=True`; `if DISABLE_JIT:
                 # body_fun(i, val) else: lax.fori_loop(..., body_fun, ...)`: a setting)
                 scope = site.scope
                 if self._transformed_ids is None:
-                    self._transformed_ids = {id(s.fn_expr) for s in self.index.sites
-                                             if s.transform.traces and not s.transform.host}
+                    self._transformed_ids = {id(s.fn_expr) for s in self.index.sites if not s.transform.host}
                 mode = dual_mode.mode_of(scope.node, site.call if site.call is not None else fn, fn.value,
                                          {p.name: p for p in scope.params}, self._transformed_ids)
                 if mode == dual_mode.UNKNOWN:

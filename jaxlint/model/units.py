@@ -344,6 +344,11 @@ class Unit:
                 else:
                     chosen = entries[-1]
                 return u, chosen
+            if (u.param(name) is not None or name in u.assigned) and name not in u.global_names \
+                    and name not in u.nonlocal_names:
+                # a parameter (or a name bound here by a loop, `with ... as`, an import...):
+                # it shadows the enclosing scopes' bindings, and its value is not one of them
+                return None
             u = u.parent
         return None
 
