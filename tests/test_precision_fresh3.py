@@ -40,6 +40,17 @@ def _project(root: Path, monkeypatch, files: dict[str, str]) -> list[tuple[str, 
             for f in json.loads(result.stdout)]
 
 
+def _with_pad(found: list) -> list:
+    """``cache_length`` traced also reaches ``jnp.pad``'s widths on line 7 of pkg/masks.py:
+    a second true finding (jax 0.10.2: ConcretizationTypeError there once the `if` is
+    fixed) since the size check reads nested tuples; the rest is returned."""
+    pads = [f for f in found if f[0] == "JAX202"]
+    assert [f[:4] for f in pads] == [("JAX202", "pkg/masks.py", 7, 43)]
+    assert pads[0][4].startswith(
+        "A shape or size passed to `jnp.pad` is traced: it depends on the traced argument `cache_length` of `pad_mask`")
+    return [f for f in found if f[0] != "JAX202"]
+
+
 # --- 1. Python values reaching a flax `__call__` through `Module.init`/`apply` -------
 
 _MASK = """\
@@ -129,28 +140,28 @@ class WrapperTest:
 
 def test_a_local_module_applied_under_jit_stays_traced(tmp_path, monkeypatch):
     # `w.apply` handed to jit: its callers are not all in view
-    assert _wrap(tmp_path, monkeypatch, _LOCAL + """\
+    assert _with_pad(_wrap(tmp_path, monkeypatch, _LOCAL + """\
     variables = w.init(jax.random.key(0), jnp.ones((1, 4)), jnp.ones((1, 4)), cache_length)
     return jax.jit(w.apply)(variables, jnp.ones((1, 4)), jnp.ones((1, 4)), cache_length)
-""") == [_REPORTED[0][:4] + (_REPORTED[0][4].replace(
+""")) == [_REPORTED[0][:4] + (_REPORTED[0][4].replace(
         "which is a method of the module class Wrapper", "which is wrapped by jax.jit as `w.apply`"),)]
 
 
 def test_a_local_module_given_a_traced_value_by_apply_stays_traced(tmp_path, monkeypatch):
     # `apply` inside a traced loss, given the loss's own argument
-    assert _wrap(tmp_path, monkeypatch, _LOCAL + """\
+    assert _with_pad(_wrap(tmp_path, monkeypatch, _LOCAL + """\
     variables = w.init(jax.random.key(0), jnp.ones((1, 4)), jnp.ones((1, 4)), cache_length)
 
     def loss(params, n):
         return w.apply(params, jnp.ones((1, 4)), jnp.ones((1, 4)), n)
 
     return jax.grad(loss)(variables, jnp.float32(3))
-""") == _REPORTED
+""")) == _REPORTED
 
 
 def test_a_module_level_module_given_an_int_by_init_stays_traced(tmp_path, monkeypatch):
     # defined at module level: other modules may apply it, under jit
-    assert _wrap(tmp_path, monkeypatch, """
+    assert _with_pad(_wrap(tmp_path, monkeypatch, """
 class Wrapper(nn.Module):
     @nn.compact
     def __call__(self, tokens, mask, cache_length):
@@ -159,7 +170,7 @@ class Wrapper(nn.Module):
 
 def make(cache_length=16):
     return Wrapper().init(jax.random.key(0), jnp.ones((1, 4)), jnp.ones((1, 4)), cache_length)
-""") == [("JAX201", "pkg/masks.py", 6, 8, _REPORTED[0][4].replace("make.Wrapper.__call__` (pkg/wrap.py:11)", "Wrapper.__call__` (pkg/wrap.py:10)"))]
+""")) == [("JAX201", "pkg/masks.py", 6, 8, _REPORTED[0][4].replace("make.Wrapper.__call__` (pkg/wrap.py:11)", "Wrapper.__call__` (pkg/wrap.py:10)"))]
 
 
 # --- 2. JAX301: a key drawn twice where one draw is never read -------------------------

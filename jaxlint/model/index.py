@@ -62,6 +62,15 @@ class TransformSite:
     target: Optional[Unit] = None  # decorators: the decorated function itself
 
 
+def _traces(qualname: Optional[str]) -> bool:
+    """Does the transformation ``qualname`` trace the function it gets (jit, vmap, scan:
+    abstract tracers), rather than call it with concrete ones (grad alone)?  None: no."""
+    if qualname is None:
+        return False
+    t = apis.transform_for(qualname) or slots.slot_for(qualname)
+    return t is None or t.traces
+
+
 def _listed_functions(scope: Unit, fn: cst.BaseExpression) -> list:
     """The functions of a tuple/list bound once to the name ``fn`` (here or, unbound here,
     in an enclosing scope) and given where a transformation takes a list of functions
@@ -1465,7 +1474,9 @@ class Indexer:
                         and not unit.is_module:
                     # handed on: the callers of `unit` pass the function
                     if len(done) < 200:
-                        unit.transformed_params.setdefault(arg.value, site.qualname)
+                        prev = unit.transformed_params.get(arg.value)
+                        if prev is None or (site.transform.traces and not _traces(prev)):
+                            unit.transformed_params[arg.value] = site.qualname
                         todo.append((unit, arg.value, site))
                     continue
                 passed = TransformSite(site.transform, site.qualname, site.call, arg, unit, seq=1 << 30,
@@ -1808,7 +1819,10 @@ class Indexer:
                 elif (id(scope), fn.value) not in self._always:
                     scope.transform_conditions[fn.value] = mode  # type: ignore[assignment]
                 self._param_sites.append((scope, fn.value, site))
-                scope.transformed_params[fn.value] = site.qualname
+                if site.transform.traces or not _traces(scope.transformed_params.get(fn.value)):
+                    # `jax.jit(jax.grad(loss_fn))`: the tracing transformation is the one the
+                    # callers' function meets (a differentiation alone: concrete tracers)
+                    scope.transformed_params[fn.value] = site.qualname
                 return
             self._external_site(site, n_bound, kw_bound)
             return
