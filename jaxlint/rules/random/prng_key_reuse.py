@@ -5889,19 +5889,6 @@ def _expected_only(ctx, root: cst.CSTNode, draw: cst.Call, memo: dict) -> bool:
         n = p
 
 
-def _plain_targets(st: cst.Assign) -> Optional[set]:
-    """The names an assignment binds when every target is a plain name or a tuple of
-    them (``x = ...``, ``w, b = ...``); None otherwise (an attribute, an item)."""
-    out: set[str] = set()
-    for t in st.targets:
-        tt = t.target
-        elems = [e.value for e in tt.elements] if isinstance(tt, (cst.Tuple, cst.List)) else [tt]
-        if not all(isinstance(e, cst.Name) for e in elems):
-            return None
-        out.update(e.value for e in elems)
-    return out
-
-
 def _param_names(fn: cst.FunctionDef) -> set[str]:
     ps = fn.params
     return {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)} | {
