@@ -548,10 +548,7 @@ class Evaluator:
         pos = positional_args(call)
         if not pos:
             return False
-        d = pos[0].value
-        if self.builtin_name(d) == "bool" or string_value(d) == "bool":
-            return True
-        return self.qualname(d) in ("jax.numpy.bool_", "numpy.bool_", "jax.numpy.bool", "numpy.bool")
+        return self._bool_dtype(pos[0].value)
 
     def _wide_dtype(self, call: cst.Call) -> Optional[str]:
         """The 64-bit dtype a NumPy constructor's ``dtype=`` asks for: spelled there

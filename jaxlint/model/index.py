@@ -74,29 +74,21 @@ def _traces(qualname: Optional[str]) -> bool:
 def _listed_functions(scope: Unit, fn: cst.BaseExpression) -> list:
     """The functions of a tuple/list bound once to the name ``fn`` (here or, unbound here,
     in an enclosing scope) and given where a transformation takes a list of functions
-    (``BRANCHES = [f0, f1]`` ... ``lax.switch(i, BRANCHES, x)``); [] otherwise (a loop
-    variable: ``_loop_functions``)."""
-    if type(fn) is not cst.Name or scope.param(fn.value) is not None or fn.value in scope.loop_iters:
+    (``BRANCHES = [f0, f1]`` ... ``lax.switch(i, BRANCHES, x)``), every item a name or a
+    dotted name; [] otherwise (a loop variable: ``_loop_functions``)."""
+    if type(fn) is not cst.Name or fn.value in scope.loop_iters:
         return []
-    holder = scope
-    while fn.value not in holder.bindings and holder.parent is not None and fn.value not in holder.assigned:
-        holder = holder.parent
-    bound = holder.bindings.get(fn.value)
-    if not bound or len(bound) != 1 or type(bound[0][1]) not in (cst.List, cst.Tuple):
+    found = scope.binding_for(fn.value, 1 << 30)  # (None for a parameter: it shadows)
+    if found is None or len(found[0].bindings[fn.value]) != 1:
         return []
-    return _plain_items([bound[0][1]])
-
-
-def _plain_items(seqs: list) -> list:
-    """The items of these tuple/list displays when every one is a name or a dotted name."""
+    seq = found[1][1]
+    if type(seq) not in (cst.List, cst.Tuple) or not seq.elements:
+        return []
     out = []
-    for it in seqs:
-        if type(it) not in (cst.Tuple, cst.List) or not it.elements:
+    for el in seq.elements:
+        if type(el) is cst.StarredElement or type(el.value) not in (cst.Name, cst.Attribute):
             return []
-        for el in it.elements:
-            if type(el) is cst.StarredElement or type(el.value) not in (cst.Name, cst.Attribute):
-                return []
-            out.append(el.value)
+        out.append(el.value)
     return out
 
 
